@@ -1,0 +1,24 @@
+{
+  "targets": [
+    {
+      "target_name": "simhash_zh",
+      "sources": [
+        "<!@(node -p \"(s => s.core.concat(s.addon).join(' '))(require('./native/sources.json'))\")"
+      ],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-O3", "-ffp-contract=off"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "MACOSX_DEPLOYMENT_TARGET": "10.15",
+        "OTHER_CFLAGS": ["-ffp-contract=off"]
+      },
+      "msvs_settings": {
+        "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17", "/fp:precise"] }
+      }
+    }
+  ]
+}

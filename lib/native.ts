@@ -1,0 +1,77 @@
+// Loads the native addon (prebuilds first, then the local build) and decides
+// which engine serves by default. The load error is kept, never swallowed.
+import * as path from 'node:path';
+import { SimHashError, listOf } from './errors';
+import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
+
+interface NativeSimHash {
+  fingerprint(text: string): bigint;
+  fingerprintMany(texts: readonly string[], out: BigUint64Array): void;
+  features(text: string): PackedFeatures;
+}
+
+interface NativeAddon {
+  NativeSimHash: new (preset: string, bits: number) => NativeSimHash;
+  hamming(a: bigint, b: bigint): number;
+  abiVersion: number;
+}
+
+const EXPECTED_ABI = 1;
+
+function loadAddon(): { addon?: NativeAddon; error?: Error } {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const load = require('node-gyp-build') as (dir: string) => NativeAddon;
+    const addon = load(path.join(__dirname, '..'));
+    if (addon.abiVersion !== EXPECTED_ABI) {
+      return { error: new Error(`native addon ABI ${addon.abiVersion} does not match ${EXPECTED_ABI}; rebuild it`) };
+    }
+    return { addon };
+  } catch (error) {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
+
+const loaded = loadAddon();
+
+/** Why the native engine did not load, or `undefined` when it did. */
+export const nativeLoadError: Error | undefined = loaded.error;
+
+export const BACKENDS: readonly Backend[] = ['native', 'js'];
+
+function nativeUnavailable(): SimHashError {
+  return new SimHashError(
+    'SIMHASH_ZH_NATIVE_UNAVAILABLE',
+    `the native engine is not available (${nativeLoadError?.message ?? 'unknown reason'}); ` +
+      `use backend: 'js' or rebuild the addon with \`npm rebuild simhash-zh\``,
+    { cause: nativeLoadError },
+  );
+}
+
+export function requireNativeAddon(): NativeAddon {
+  if (!loaded.addon) throw nativeUnavailable();
+  return loaded.addon;
+}
+
+function defaultBackend(): Backend {
+  const forced = process.env.SIMHASH_ZH_BACKEND;
+  if (forced === undefined || forced === '') return loaded.addon ? 'native' : 'js';
+  if (forced !== 'native' && forced !== 'js') {
+    throw new TypeError(`SIMHASH_ZH_BACKEND must be one of ${listOf(BACKENDS)}, got '${forced}'`);
+  }
+  if (forced === 'native') requireNativeAddon();
+  return forced;
+}
+
+/** The engine used when an instance does not ask for one. */
+export const backend: Backend = defaultBackend();
+
+export const nativeEngine: Engine = {
+  backend: 'native',
+  createFingerprinter(config): FingerprintEngine {
+    return new (requireNativeAddon().NativeSimHash)(config.preset, config.bits);
+  },
+  hammingDistance(a, b) {
+    return requireNativeAddon().hamming(a, b);
+  },
+};

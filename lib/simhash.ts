@@ -1,0 +1,119 @@
+// The public SimHash class: validates arguments, then delegates to an engine.
+import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
+import { SimHashError, assertText, describe } from './errors';
+import { assertFingerprint, toBinaryString, toHex, type Bits } from './fingerprint';
+import { jsEngine } from './js/engine';
+import { backend as defaultBackend, nativeEngine } from './native';
+import { PRESETS, resolveSimHashOptions, type PresetName, type SimHashOptions } from './options';
+
+/** One feature that went into a fingerprint. */
+export interface Token {
+  /** The feature's text (bytes that are not valid UTF-8 show as U+FFFD). */
+  token: string;
+  /** Total weight of all its occurrences. */
+  weight: number;
+  /** The feature's hash (bits wide). */
+  hash: bigint;
+}
+
+export function engineFor(backend: Backend): Engine {
+  return backend === 'native' ? nativeEngine : jsEngine;
+}
+
+/** Decodes packed features; the same code serves both engines. */
+export function unpackTokens(packed: PackedFeatures, bits: Bits): Token[] {
+  const tokens: Token[] = [];
+  const words = bits / 64;
+  const bytes = Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.byteLength);
+  let start = 0;
+  for (let i = 0; i < packed.ends.length; i++) {
+    const end = packed.ends[i]!;
+    const token = bytes.toString(packed.utf16 ? 'utf16le' : 'utf8', start, end);
+    let hash = packed.hashes[i * words]!;
+    if (words === 2) hash |= packed.hashes[i * words + 1]! << 64n;
+    tokens.push({ token, weight: packed.weights[i]!, hash });
+    start = end;
+  }
+  return tokens;
+}
+
+export class SimHash {
+  readonly bits: Bits;
+  readonly preset: PresetName;
+  readonly backend: Backend;
+  private readonly engine: FingerprintEngine;
+
+  constructor(options?: SimHashOptions) {
+    const resolved = resolveSimHashOptions(options, defaultBackend);
+    if (resolved.preset === undefined) {
+      throw new SimHashError(
+        'SIMHASH_ZH_NOT_IMPLEMENTED',
+        `the default word-segmenting pipeline is not available yet; pass a preset (${PRESETS.join(' or ')})`,
+      );
+    }
+    this.bits = resolved.bits;
+    this.preset = resolved.preset;
+    this.backend = resolved.backend;
+    this.engine = engineFor(this.backend).createFingerprinter({ preset: resolved.preset, bits: resolved.bits });
+  }
+
+  /** The fingerprint of `text` as a bigint below 2^bits. */
+  fingerprint(text: string): bigint {
+    assertText(text);
+    return this.engine.fingerprint(text);
+  }
+
+  /** The fingerprint as zero-padded hex (16 digits at 64 bits, 32 at 128). */
+  hex(text: string): string {
+    return toHex(this.fingerprint(text), this.bits);
+  }
+
+  /** The mysimhash seed's `strSimHash` form of the fingerprint: bit 0 first. */
+  binaryString(text: string): string {
+    return toBinaryString(this.fingerprint(text), this.bits);
+  }
+
+  /**
+   * Fingerprints of many texts in one native call. At 64 bits one word per text;
+   * at 128 bits two words per text, the low 64 bits first.
+   */
+  fingerprintMany(texts: readonly string[]): BigUint64Array {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
+    for (let i = 0; i < texts.length; i++) assertText(texts[i], `texts[${i}]`);
+    const out = new BigUint64Array(texts.length * (this.bits / 64));
+    this.engine.fingerprintMany(texts, out);
+    return out;
+  }
+
+  /** The features and weights that went into the fingerprint of `text`, in first-occurrence order. */
+  tokens(text: string): Token[] {
+    assertText(text);
+    return unpackTokens(this.engine.features(text), this.bits);
+  }
+
+  /** Hamming distance between two texts or fingerprints (mixed is fine). */
+  distance(a: string | bigint, b: string | bigint): number {
+    return engineFor(this.backend).hammingDistance(this.toFingerprint(a, 'a'), this.toFingerprint(b, 'b'));
+  }
+
+  /** `(bits - distance) / bits * 100`, as the C++ seed computes it. */
+  similarity(a: string | bigint, b: string | bigint): number {
+    return ((this.bits - this.distance(a, b)) / this.bits) * 100;
+  }
+
+  /** Whether similarity >= threshold (percent, default 90 as in the C++ seed). */
+  isSimilar(a: string | bigint, b: string | bigint, threshold = 90): boolean {
+    if (typeof threshold !== 'number') throw new TypeError(`threshold must be a number, got ${describe(threshold)}`);
+    if (!(threshold >= 0 && threshold <= 100)) throw new RangeError(`threshold must be within [0, 100], got ${threshold}`);
+    return this.similarity(a, b) >= threshold;
+  }
+
+  private toFingerprint(value: string | bigint, name: string): bigint {
+    if (typeof value === 'string') return this.engine.fingerprint(value);
+    assertFingerprint(value, name);
+    if (value >= 1n << BigInt(this.bits)) {
+      throw new RangeError(`${name} does not fit in ${this.bits} bits`);
+    }
+    return value;
+  }
+}

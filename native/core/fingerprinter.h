@@ -1,0 +1,45 @@
+// The interface every fingerprint pipeline (preset) implements.
+#pragma once
+
+#include <string_view>
+
+#include "feature_list.h"
+#include "fingerprint.h"
+
+namespace simhash_zh {
+
+class Fingerprinter {
+ public:
+  virtual ~Fingerprinter() = default;
+  virtual int bits() const = 0;
+  // Thread-safe: a Fingerprinter is immutable once built.
+  virtual Fingerprint fingerprint(std::string_view utf8) const = 0;
+  virtual FeatureList features(std::string_view utf8) const = 0;
+};
+
+// Per-bit signed accumulators with 32-bit two's-complement wrap-around, as
+// the seeds' `int` arrays behave on every platform they run on.
+class WrappingAccumulator {
+ public:
+  explicit WrappingAccumulator(int bits) : bits_(bits) {
+    for (auto& v : sums_) v = 0;
+  }
+  void add(Fingerprint hash, uint32_t weight) {
+    for (int i = 0; i < bits_; ++i) {
+      uint64_t word = i < 64 ? hash.lo : hash.hi;
+      if ((word >> (i & 63)) & 1U) {
+        sums_[i] += weight;
+      } else {
+        sums_[i] -= weight;
+      }
+    }
+  }
+  int32_t sum(int i) const { return static_cast<int32_t>(sums_[i]); }
+  int bits() const { return bits_; }
+
+ private:
+  int bits_;
+  uint32_t sums_[128];
+};
+
+}  // namespace simhash_zh

@@ -1,0 +1,17 @@
+// UTF-8 -> UTF-16 code units, for the Java-compatible preset.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace simhash_zh {
+
+// Decodes UTF-8 into UTF-16 code units. Text from JavaScript is always valid
+// UTF-8 (lone surrogates arrive as U+FFFD); for other input each byte that
+// does not start a valid sequence decodes to one U+FFFD.
+void utf8_to_utf16(std::string_view utf8, std::u16string& out);
+
+// Encodes UTF-16 code units as UTF-16LE bytes (the layout tokens() returns).
+std::string utf16le_bytes(const char16_t* units, size_t count);
+
+}  // namespace simhash_zh
