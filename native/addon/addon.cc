@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../core/presets.h"
+#include "modules.h"
 
 namespace {
 
@@ -142,6 +143,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeSimHash", NativeSimHash::Define(env));
   exports.Set("hamming", Napi::Function::New<Hamming>(env, "hamming"));
   exports.Set("abiVersion", Napi::Number::New(env, 1));
+  simhash_zh_addon::InitSegmenter(env, exports);
+  simhash_zh_addon::InitIndex(env, exports);
   return exports;
 }
 
