@@ -1,0 +1,47 @@
+'use strict';
+// Native and TS engines give identical answers for every input (random properties).
+const assert = require('node:assert/strict');
+const fc = require('fast-check');
+const { lib, BACKENDS, PROPERTY_RUNS } = require('./engines');
+const { anyText } = require('./arbitraries');
+
+const CONFIGS = [
+  { preset: 'SimHashChinese', bits: 64 },
+  { preset: 'mysimhash', bits: 64 },
+  { preset: 'mysimhash', bits: 128 },
+];
+
+(BACKENDS.includes('native') ? describe : describe.skip)('native == js parity', function () {
+  for (const config of CONFIGS) {
+    describe(`${config.preset} at ${config.bits} bits`, function () {
+      const native = new lib.SimHash({ ...config, backend: 'native' });
+      const js = new lib.SimHash({ ...config, backend: 'js' });
+      it(`fingerprint (${PROPERTY_RUNS} runs)`, function () {
+        fc.assert(fc.property(anyText(80), (text) => native.fingerprint(text) === js.fingerprint(text)), { numRuns: PROPERTY_RUNS });
+      });
+      it(`tokens (${PROPERTY_RUNS} runs)`, function () {
+        fc.assert(fc.property(anyText(60), (text) => {
+          assert.deepEqual(native.tokens(text), js.tokens(text));
+        }), { numRuns: PROPERTY_RUNS });
+      });
+      it(`fingerprintMany equals fingerprint (${PROPERTY_RUNS / 10} batches)`, function () {
+        fc.assert(fc.property(fc.array(anyText(40), { maxLength: 20 }), (texts) => {
+          const many = native.fingerprintMany(texts);
+          assert.deepEqual(many, js.fingerprintMany(texts));
+          const words = config.bits / 64;
+          texts.forEach((text, i) => {
+            let fp = many[i * words];
+            if (words === 2) fp |= many[i * words + 1] << 64n;
+            assert.equal(fp, js.fingerprint(text));
+          });
+        }), { numRuns: PROPERTY_RUNS / 10 });
+      });
+    });
+  }
+  it(`hammingDistance agrees (${PROPERTY_RUNS} runs)`, function () {
+    const native = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'native' });
+    const js = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'js' });
+    const fp = fc.bigInt({ min: 0n, max: (1n << 128n) - 1n });
+    fc.assert(fc.property(fp, fp, (a, b) => native.distance(a, b) === js.distance(a, b)), { numRuns: PROPERTY_RUNS });
+  });
+});
