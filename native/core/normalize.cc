@@ -1,0 +1,212 @@
+#include "normalize.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "utf8.h"
+
+namespace simhash_zh {
+namespace {
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+
+using Text = std::vector<uint32_t>;
+
+bool is_alpha(uint32_t c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+bool is_hex(uint32_t c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+bool is_space(uint32_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+uint32_t lower(uint32_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+// Case-insensitive match of the ASCII word at t[i].
+bool matches(const Text& t, size_t i, std::string_view word) {
+  if (i + word.size() > t.size()) return false;
+  for (size_t k = 0; k < word.size(); ++k) {
+    if (lower(t[i + k]) != static_cast<unsigned char>(word[k])) return false;
+  }
+  return true;
+}
+
+size_t find(const Text& t, size_t from, std::string_view word) {
+  for (size_t i = from; i + word.size() <= t.size(); ++i) {
+    if (matches(t, i, word)) return i;
+  }
+  return kNone;
+}
+
+// t[i] == '<': does a tag (or comment, doctype, processing instruction) start here?
+bool is_tag_start(const Text& t, size_t i) {
+  if (i + 1 >= t.size()) return false;
+  const uint32_t c = t[i + 1];
+  if (is_alpha(c) || c == '!' || c == '?') return true;
+  return c == '/' && i + 2 < t.size() && is_alpha(t[i + 2]);
+}
+
+// Index just past the '>' closing the tag at t[i], honouring quoted values;
+// kNone if unclosed. A '<' ends the search (even inside quotes), so scanning
+// stays linear on text full of unclosed '<'.
+size_t tag_end(const Text& t, size_t i) {
+  uint32_t quote = 0;
+  for (size_t j = i + 1; j < t.size(); ++j) {
+    const uint32_t c = t[j];
+    if (c == '<') return kNone;
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>') {
+      return j + 1;
+    }
+  }
+  return kNone;
+}
+
+// Inline tags join their neighbours; every other tag separates words.
+bool is_inline_tag(const Text& t, size_t i) {
+  size_t j = i + 1;
+  if (j < t.size() && t[j] == '/') ++j;
+  static const std::string_view kInline[] = {
+      "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "em", "font", "i", "kbd", "mark", "q",
+      "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr"};
+  size_t end = j;
+  while (end < t.size() && (is_alpha(t[end]) || is_digit(t[end]))) ++end;
+  for (std::string_view name : kInline) {
+    if (end - j == name.size() && matches(t, j, name)) return true;
+  }
+  return false;
+}
+
+struct Markup {
+  size_t end = kNone;       // index just past the markup, kNone when none starts here
+  bool separates = false;  // replaced by a space (true) or by nothing (false)
+};
+
+// Markup starting at t[i] == '<': a comment, a script/style element with its
+// body, or a tag.
+Markup markup_at(const Text& t, size_t i) {
+  if (!is_tag_start(t, i)) return {};
+  if (matches(t, i, "<!--")) {
+    const size_t close = find(t, i + 4, "-->");
+    return {close == kNone ? t.size() : close + 3, true};
+  }
+  for (std::string_view raw : {std::string_view("script"), std::string_view("style")}) {
+    const size_t after = i + 1 + raw.size();
+    if (matches(t, i + 1, raw) && after < t.size() &&
+        (is_space(t[after]) || t[after] == '>' || t[after] == '/')) {
+      const size_t open_end = tag_end(t, i);
+      if (open_end == kNone) return {};
+      const std::string closing = std::string("</") + std::string(raw);
+      const size_t close = find(t, open_end, closing);
+      if (close == kNone) return {t.size(), true};
+      const size_t close_end = tag_end(t, close);
+      return {close_end == kNone ? t.size() : close_end, true};
+    }
+  }
+  const size_t end = tag_end(t, i);
+  if (end == kNone) return {};
+  return {end, !is_inline_tag(t, i)};
+}
+
+struct Entity {
+  size_t end = kNone;
+  uint32_t code_point = 0;
+};
+
+struct NamedEntity {
+  std::string_view name;
+  uint32_t code_point;
+};
+
+const NamedEntity kNamedEntities[] = {
+    {"amp", '&'},       {"lt", '<'},         {"gt", '>'},         {"quot", '"'},
+    {"apos", '\''},     {"nbsp", 0xa0},      {"copy", 0xa9},      {"reg", 0xae},
+    {"trade", 0x2122},  {"middot", 0xb7},    {"hellip", 0x2026},  {"mdash", 0x2014},
+    {"ndash", 0x2013},  {"lsquo", 0x2018},   {"rsquo", 0x2019},   {"ldquo", 0x201c},
+    {"rdquo", 0x201d},  {"laquo", 0xab},     {"raquo", 0xbb},     {"times", 0xd7},
+    {"divide", 0xf7},   {"yen", 0xa5},       {"emsp", 0x2003},    {"ensp", 0x2002},
+    {"thinsp", 0x2009}, {"bull", 0x2022},    {"deg", 0xb0}};
+
+// An entity reference at t[i] == '&': &name; (from the table), &#123; or &#x1F600;.
+Entity entity_at(const Text& t, size_t i) {
+  size_t j = i + 1;
+  if (j < t.size() && t[j] == '#') {
+    ++j;
+    const bool hex = j < t.size() && (t[j] | 0x20) == 'x';
+    if (hex) ++j;
+    const size_t digits_start = j;
+    uint32_t value = 0;
+    while (j < t.size() && (hex ? is_hex(t[j]) : is_digit(t[j])) && j - digits_start < (hex ? 6u : 7u)) {
+      const uint32_t c = t[j];
+      value = value * (hex ? 16 : 10) + (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+      ++j;
+    }
+    if (j == digits_start || j >= t.size() || t[j] != ';') return {};
+    if (value == 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) value = 0xfffd;
+    return {j + 1, value};
+  }
+  const size_t name_start = j;
+  while (j < t.size() && j - name_start < 32 && (is_alpha(t[j]) || is_digit(t[j]))) ++j;
+  if (j == name_start || j >= t.size() || t[j] != ';') return {};
+  for (const auto& entity : kNamedEntities) {
+    if (entity.name.size() != j - name_start) continue;
+    bool same = true;
+    for (size_t k = 0; k < entity.name.size() && same; ++k) {
+      same = t[name_start + k] == static_cast<unsigned char>(entity.name[k]);
+    }
+    if (same) return {j + 1, entity.code_point};
+  }
+  return {};
+}
+
+bool looks_like_html(const Text& t) {
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '<' && markup_at(t, i).end != kNone) return true;
+    if (t[i] == '&' && entity_at(t, i).end != kNone) return true;
+  }
+  return false;
+}
+
+uint32_t fold(uint32_t c, const NormalizeOptions& options) {
+  if (options.fold_width) {
+    if (c >= 0xff01 && c <= 0xff5e) c -= 0xfee0;
+    if (c == 0x3000) c = ' ';
+  }
+  return options.lowercase ? lower(c) : c;
+}
+
+}  // namespace
+
+void normalize(std::string_view utf8, const NormalizeOptions& options, std::string& out) {
+  out.clear();
+  out.reserve(utf8.size());
+  Text t;
+  t.reserve(utf8.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  for (size_t i = 0; i < utf8.size();) t.push_back(decode_utf8(p, utf8.size(), i));
+
+  const bool html = options.html == HtmlMode::kOn ||
+                    (options.html == HtmlMode::kAuto && looks_like_html(t));
+  size_t i = 0;
+  while (i < t.size()) {
+    const uint32_t c = t[i];
+    if (html && c == '<') {
+      const Markup markup = markup_at(t, i);
+      if (markup.end != kNone) {
+        if (markup.separates) out.push_back(' ');
+        i = markup.end;
+        continue;
+      }
+    } else if (html && c == '&') {
+      const Entity entity = entity_at(t, i);
+      if (entity.end != kNone) {
+        append_utf8(out, fold(entity.code_point, options));
+        i = entity.end;
+        continue;
+      }
+    }
+    append_utf8(out, fold(c, options));
+    ++i;
+  }
+}
+
+}  // namespace simhash_zh

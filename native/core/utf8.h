@@ -1,0 +1,61 @@
+// Minimal UTF-8 decoding/encoding shared by the default pipeline.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace simhash_zh {
+
+// Decodes one code point at p[i] (i < n) and advances i. A byte that does not
+// start a valid sequence decodes to U+FFFD and advances by one, the same rule
+// as utf8_to_utf16. Text from JavaScript is always valid UTF-8.
+inline uint32_t decode_utf8(const unsigned char* p, size_t n, size_t& i) {
+  const unsigned char b = p[i];
+  auto cont = [&](size_t at) { return at < n && (p[at] & 0xc0) == 0x80; };
+  if (b < 0x80) {
+    i += 1;
+    return b;
+  }
+  if (b >= 0xc2 && b <= 0xdf && cont(i + 1)) {
+    const uint32_t cp = ((b & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
+    i += 2;
+    return cp;
+  }
+  if (b >= 0xe0 && b <= 0xef && cont(i + 1) && cont(i + 2)) {
+    const uint32_t cp = ((b & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
+    if (cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff)) {
+      i += 3;
+      return cp;
+    }
+  } else if (b >= 0xf0 && b <= 0xf4 && cont(i + 1) && cont(i + 2) && cont(i + 3)) {
+    const uint32_t cp = ((b & 0x07u) << 18) | ((p[i + 1] & 0x3fu) << 12) |
+                        ((p[i + 2] & 0x3fu) << 6) | (p[i + 3] & 0x3fu);
+    if (cp >= 0x10000 && cp <= 0x10ffff) {
+      i += 4;
+      return cp;
+    }
+  }
+  i += 1;
+  return 0xfffd;
+}
+
+inline void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else {
+    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  }
+}
+
+}  // namespace simhash_zh
