@@ -7,11 +7,13 @@ import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engin
 interface NativeSimHash {
   fingerprint(text: string): bigint;
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void;
+  fingerprintManyAsync(texts: readonly string[], out: BigUint64Array, token: unknown): Promise<boolean>;
   features(text: string): PackedFeatures;
 }
 
 interface NativeAddon {
   NativeSimHash: new (preset: string, bits: number) => NativeSimHash;
+  CancelToken: new () => { cancel(): void };
   hamming(a: bigint, b: bigint): number;
   abiVersion: number;
 }

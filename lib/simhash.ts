@@ -1,10 +1,11 @@
 // The public SimHash class: validates arguments, then delegates to an engine.
+import { abortError, jsManyAsync, nativeManyAsync, type NativeAsyncEngine } from './async';
 import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
 import { SimHashError, assertText, describe } from './errors';
 import { assertFingerprint, toBinaryString, toHex, type Bits } from './fingerprint';
 import { jsEngine } from './js/engine';
 import { backend as defaultBackend, nativeEngine } from './native';
-import { PRESETS, resolveSimHashOptions, type PresetName, type SimHashOptions } from './options';
+import { PRESETS, assertOptionObject, resolveSimHashOptions, type PresetName, type SimHashOptions } from './options';
 
 /** One feature that went into a fingerprint. */
 export interface Token {
@@ -78,10 +79,30 @@ export class SimHash {
    * at 128 bits two words per text, the low 64 bits first.
    */
   fingerprintMany(texts: readonly string[]): BigUint64Array {
-    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
-    for (let i = 0; i < texts.length; i++) assertText(texts[i], `texts[${i}]`);
+    this.assertTexts(texts);
     const out = new BigUint64Array(texts.length * (this.bits / 64));
     this.engine.fingerprintMany(texts, out);
+    return out;
+  }
+
+  /**
+   * `fingerprintMany` off the main thread. Native engine: the batch is split over the cores
+   * (libuv worker threads; inputs are copied first, so the array may change afterwards).
+   * TS engine: computed on the main thread in slices of about 256K characters with an
+   * event-loop turn between slices, so timers and I/O keep running. An aborted `signal`
+   * rejects with an `AbortError` (DOMException).
+   */
+  async fingerprintManyAsync(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<BigUint64Array> {
+    this.assertTexts(texts);
+    const { signal } = assertOptionObject(options, 'fingerprintManyAsync options', ['signal']) as { signal?: AbortSignal };
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new TypeError(`signal must be an AbortSignal, got ${describe(signal)}`);
+    }
+    if (signal?.aborted) throw abortError(signal);
+    const words = this.bits / 64;
+    const out = new BigUint64Array(texts.length * words);
+    if (this.backend === 'native') await nativeManyAsync(this.engine as NativeAsyncEngine, texts, out, words, signal);
+    else await jsManyAsync(this.engine, texts, out, words, signal);
     return out;
   }
 
@@ -106,6 +127,11 @@ export class SimHash {
     if (typeof threshold !== 'number') throw new TypeError(`threshold must be a number, got ${describe(threshold)}`);
     if (!(threshold >= 0 && threshold <= 100)) throw new RangeError(`threshold must be within [0, 100], got ${threshold}`);
     return this.similarity(a, b) >= threshold;
+  }
+
+  private assertTexts(texts: unknown): asserts texts is readonly string[] {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
+    for (let i = 0; i < texts.length; i++) assertText(texts[i], `texts[${i}]`);
   }
 
   private toFingerprint(value: string | bigint, name: string): bigint {

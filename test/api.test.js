@@ -148,3 +148,36 @@ describe('loading', function () {
     assert.equal(out.trim(), 'function string');
   });
 });
+
+forEachBackend('fingerprintManyAsync', (backend) => {
+  const simhash = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend });
+  const texts = Array.from({ length: 3000 }, (_, i) => `第${i}篇 近似重复检测 ${'SimHash 中文 文本 '.repeat(1 + (i % 40))}`);
+  it('returns what fingerprintMany returns', async function () {
+    assert.deepEqual(await simhash.fingerprintManyAsync(texts), simhash.fingerprintMany(texts));
+    assert.deepEqual(await simhash.fingerprintManyAsync([]), new BigUint64Array(0));
+  });
+  it('keeps the event loop responsive: a timer fires while a large batch runs', async function () {
+    const big = Array.from({ length: 20 }, () => texts).flat();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      await simhash.fingerprintManyAsync(big);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks >= 2, `timer fired ${ticks} times`);
+  });
+  it('rejects with AbortError when the signal aborts, before or during the work', async function () {
+    await assert.rejects(simhash.fingerprintManyAsync(texts, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    const controller = new AbortController();
+    const pending = simhash.fingerprintManyAsync(Array.from({ length: 20 }, () => texts).flat(), { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(pending, { name: 'AbortError' });
+  });
+  it('validates its arguments', async function () {
+    await assert.rejects(simhash.fingerprintManyAsync('x'), TypeError);
+    await assert.rejects(simhash.fingerprintManyAsync([1]), TypeError);
+    await assert.rejects(simhash.fingerprintManyAsync([], { signal: {} }), TypeError);
+    await assert.rejects(simhash.fingerprintManyAsync([], { sygnal: 1 }), TypeError);
+  });
+});

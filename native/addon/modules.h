@@ -5,6 +5,7 @@
 
 namespace simhash_zh_addon {
 
+void InitSimHash(Napi::Env env, Napi::Object exports);    // simhash_glue.cc
 void InitSegmenter(Napi::Env env, Napi::Object exports);  // segmenter_glue.cc
 void InitIndex(Napi::Env env, Napi::Object exports);      // index_glue.cc
 

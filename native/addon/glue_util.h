@@ -1,0 +1,44 @@
+// Helpers shared by the glue files: argument checks and value conversions.
+#pragma once
+
+#include <napi.h>
+
+#include <string>
+#include <string_view>
+
+#include "../core/fingerprint.h"
+
+namespace simhash_zh_addon {
+
+inline void require(bool ok, Napi::Env env, const char* message) {
+  if (!ok) throw Napi::TypeError::New(env, message);
+}
+
+// Reads a JS string as UTF-8 into a reusable buffer (lone surrogates become
+// U+FFFD, done by N-API).
+inline std::string_view read_text(Napi::Env env, napi_value value, std::string& buffer) {
+  size_t length = 0;
+  napi_status status = napi_get_value_string_utf8(env, value, nullptr, 0, &length);
+  require(status == napi_ok, env, "text must be a string");
+  buffer.resize(length + 1);
+  status = napi_get_value_string_utf8(env, value, buffer.data(), length + 1, &length);
+  require(status == napi_ok, env, "text must be a string");
+  return std::string_view(buffer.data(), length);
+}
+
+inline Napi::BigInt to_bigint(Napi::Env env, simhash_zh::Fingerprint fp, int bits) {
+  const uint64_t words[2] = {fp.lo, fp.hi};
+  return Napi::BigInt::New(env, 0, bits == 128 ? 2 : 1, words);
+}
+
+inline simhash_zh::Fingerprint from_bigint(Napi::Env env, const Napi::Value& value) {
+  require(value.IsBigInt(), env, "fingerprint must be a bigint");
+  uint64_t words[2] = {0, 0};
+  int sign = 0;
+  size_t count = 2;
+  value.As<Napi::BigInt>().ToWords(&sign, &count, words);
+  require(sign == 0 && count <= 2, env, "fingerprint must be a non-negative bigint below 2^128");
+  return simhash_zh::Fingerprint{words[0], count > 1 ? words[1] : 0};
+}
+
+}  // namespace simhash_zh_addon

@@ -1,0 +1,217 @@
+// NativeSimHash: one fingerprint pipeline, with batch and async batch calls.
+// Async work copies its inputs on the main thread, shares the immutable
+// pipeline, and never touches N-API off the main thread.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../core/presets.h"
+#include "glue_util.h"
+#include "modules.h"
+
+namespace simhash_zh_addon {
+namespace {
+
+using simhash_zh::Fingerprint;
+using simhash_zh::Fingerprinter;
+
+// A flag that JS sets (AbortSignal) and worker threads read.
+class CancelToken : public Napi::ObjectWrap<CancelToken> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "CancelToken", {InstanceMethod<&CancelToken::Cancel>("cancel")});
+  }
+  explicit CancelToken(const Napi::CallbackInfo& info)
+      : Napi::ObjectWrap<CancelToken>(info), flag_(std::make_shared<std::atomic<bool>>(false)) {}
+  std::shared_ptr<std::atomic<bool>> flag() const { return flag_; }
+
+ private:
+  Napi::Value Cancel(const Napi::CallbackInfo& info) {
+    flag_->store(true);
+    return info.Env().Undefined();
+  }
+  std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+class FingerprintWorker : public Napi::AsyncWorker {
+ public:
+  FingerprintWorker(Napi::Env env, std::shared_ptr<const Fingerprinter> engine,
+                    std::vector<std::string> texts, Napi::TypedArrayOf<uint64_t> out,
+                    std::shared_ptr<std::atomic<bool>> cancelled)
+      : Napi::AsyncWorker(env, "simhash-zh:fingerprintManyAsync"),
+        engine_(std::move(engine)),
+        texts_(std::move(texts)),
+        cancelled_(std::move(cancelled)),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        out_(Napi::Persistent(out)) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+ protected:
+  void Execute() override {
+    const size_t words = static_cast<size_t>(engine_->bits() / 64);
+    results_.resize(texts_.size() * words);
+    for (size_t i = 0; i < texts_.size(); ++i) {
+      if (cancelled_ && cancelled_->load(std::memory_order_relaxed)) {
+        aborted_ = true;
+        return;
+      }
+      const Fingerprint fp = engine_->fingerprint(texts_[i]);
+      results_[i * words] = fp.lo;
+      if (words == 2) results_[i * words + 1] = fp.hi;
+      std::string().swap(texts_[i]);  // release input memory as we go
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (aborted_) {
+      deferred_.Resolve(Napi::Boolean::New(env, false));
+      return;
+    }
+    auto out = out_.Value();
+    for (size_t i = 0; i < results_.size(); ++i) out[i] = results_[i];
+    deferred_.Resolve(Napi::Boolean::New(env, true));
+  }
+
+  void OnError(const Napi::Error& error) override { deferred_.Reject(error.Value()); }
+
+ private:
+  std::shared_ptr<const Fingerprinter> engine_;
+  std::vector<std::string> texts_;
+  std::shared_ptr<std::atomic<bool>> cancelled_;
+  Napi::Promise::Deferred deferred_;
+  Napi::Reference<Napi::TypedArrayOf<uint64_t>> out_;
+  std::vector<uint64_t> results_;
+  bool aborted_ = false;
+};
+
+Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value, size_t length) {
+  require(value.IsTypedArray() &&
+              value.As<Napi::TypedArray>().TypedArrayType() == napi_biguint64_array,
+          env, "out must be a BigUint64Array");
+  auto out = value.As<Napi::TypedArrayOf<uint64_t>>();
+  if (out.ElementLength() != length) throw Napi::RangeError::New(env, "out has the wrong length");
+  return out;
+}
+
+class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(
+        env, "NativeSimHash",
+        {InstanceMethod<&NativeSimHash::FingerprintOne>("fingerprint"),
+         InstanceMethod<&NativeSimHash::FingerprintMany>("fingerprintMany"),
+         InstanceMethod<&NativeSimHash::FingerprintManyAsync>("fingerprintManyAsync"),
+         InstanceMethod<&NativeSimHash::Features>("features")});
+  }
+
+  explicit NativeSimHash(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeSimHash>(info) {
+    Napi::Env env = info.Env();
+    require(info.Length() >= 2 && info[0].IsString() && info[1].IsNumber(), env,
+            "NativeSimHash(preset: string, bits: number)");
+    engine_ = simhash_zh::make_preset(info[0].As<Napi::String>().Utf8Value(),
+                                      info[1].As<Napi::Number>().Int32Value());
+    if (!engine_) throw Napi::RangeError::New(env, "unknown preset or unsupported bits");
+  }
+
+ private:
+  size_t words() const { return static_cast<size_t>(engine_->bits() / 64); }
+
+  Napi::Value FingerprintOne(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
+    std::string buffer;
+    return to_bigint(env, engine_->fingerprint(read_text(env, info[0], buffer)), engine_->bits());
+  }
+
+  // fingerprintMany(texts: string[], out: BigUint64Array): one call per batch.
+  Napi::Value FingerprintMany(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    require(info.Length() >= 2 && info[0].IsArray(), env,
+            "fingerprintMany(texts: string[], out: BigUint64Array)");
+    Napi::Array texts = info[0].As<Napi::Array>();
+    const uint32_t count = texts.Length();
+    auto out = require_out(env, info[1], static_cast<size_t>(count) * words());
+    std::string buffer;
+    for (uint32_t i = 0; i < count; ++i) {
+      Napi::Value text = texts.Get(i);
+      require(text.IsString(), env, "every text must be a string");
+      const Fingerprint fp = engine_->fingerprint(read_text(env, text, buffer));
+      out[i * words()] = fp.lo;
+      if (words() == 2) out[i * words() + 1] = fp.hi;
+    }
+    return env.Undefined();
+  }
+
+  // fingerprintManyAsync(texts, out, token?) -> Promise<boolean>: false when cancelled.
+  Napi::Value FingerprintManyAsync(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    require(info.Length() >= 2 && info[0].IsArray(), env,
+            "fingerprintManyAsync(texts: string[], out: BigUint64Array, token?: CancelToken)");
+    Napi::Array texts = info[0].As<Napi::Array>();
+    const uint32_t count = texts.Length();
+    auto out = require_out(env, info[1], static_cast<size_t>(count) * words());
+    std::shared_ptr<std::atomic<bool>> cancelled;
+    if (info.Length() >= 3 && info[2].IsObject()) {
+      cancelled = CancelToken::Unwrap(info[2].As<Napi::Object>())->flag();
+    }
+    std::vector<std::string> copies(count);
+    std::string buffer;
+    for (uint32_t i = 0; i < count; ++i) {
+      Napi::Value text = texts.Get(i);
+      require(text.IsString(), env, "every text must be a string");
+      copies[i] = std::string(read_text(env, text, buffer));
+    }
+    auto* worker = new FingerprintWorker(env, engine_, std::move(copies), out, cancelled);
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+  }
+
+  // features(text) -> { bytes, ends, weights, hashes, utf16 }: packed so the
+  // TypeScript side decodes them with the same code for both engines.
+  Napi::Value Features(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
+    std::string buffer;
+    const simhash_zh::FeatureList list = engine_->features(read_text(env, info[0], buffer));
+    const auto& items = list.items();
+    size_t total = 0;
+    for (const auto& item : items) total += item.bytes.size();
+    auto bytes = Napi::Buffer<char>::New(env, total);
+    auto ends = Napi::Uint32Array::New(env, items.size());
+    auto weights = Napi::Float64Array::New(env, items.size());
+    auto hashes =
+        Napi::TypedArrayOf<uint64_t>::New(env, items.size() * words(), napi_biguint64_array);
+    size_t offset = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const auto& item = items[i];
+      std::copy(item.bytes.begin(), item.bytes.end(), bytes.Data() + offset);
+      offset += item.bytes.size();
+      ends[i] = static_cast<uint32_t>(offset);
+      weights[i] = item.weight;
+      hashes[i * words()] = item.hash.lo;
+      if (words() == 2) hashes[i * words() + 1] = item.hash.hi;
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("bytes", bytes);
+    result.Set("ends", ends);
+    result.Set("weights", weights);
+    result.Set("hashes", hashes);
+    result.Set("utf16", Napi::Boolean::New(env, list.utf16()));
+    return result;
+  }
+
+  std::shared_ptr<const Fingerprinter> engine_;
+};
+
+}  // namespace
+
+void InitSimHash(Napi::Env env, Napi::Object exports) {
+  exports.Set("NativeSimHash", NativeSimHash::Define(env));
+  exports.Set("CancelToken", CancelToken::Define(env));
+}
+
+}  // namespace simhash_zh_addon
