@@ -6,7 +6,8 @@ import type { FingerprintEngine } from './engine';
 import { requireNativeAddon } from './native';
 
 export interface NativeAsyncEngine extends FingerprintEngine {
-  fingerprintManyAsync(texts: readonly string[], out: BigUint64Array, token: unknown): Promise<boolean>;
+  /** The texts joined into one string, with their UTF-16 lengths. */
+  fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token: unknown): Promise<boolean>;
 }
 
 export function abortError(signal: AbortSignal): DOMException {
@@ -41,8 +42,11 @@ export async function nativeManyAsync(engine: NativeAsyncEngine, texts: readonly
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const ranges = splitByLength(texts, Math.max(1, availableParallelism()));
-    const done = await Promise.all(ranges.map(([start, end]) =>
-      engine.fingerprintManyAsync(texts.slice(start, end), out.subarray(start * words, end * words), token)));
+    const done = await Promise.all(ranges.map(([start, end]) => {
+      const chunk = texts.slice(start, end);
+      const lengths = Uint32Array.from(chunk, (text) => text.length);
+      return engine.fingerprintManyAsync(chunk.join(''), lengths, out.subarray(start * words, end * words), token);
+    }));
     if (signal?.aborted || done.includes(false)) throw abortError(signal!);
   } finally {
     signal?.removeEventListener('abort', onAbort);

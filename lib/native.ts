@@ -7,7 +7,7 @@ import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engin
 interface NativeSimHash {
   fingerprint(text: string): bigint;
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void;
-  fingerprintManyAsync(texts: readonly string[], out: BigUint64Array, token: unknown): Promise<boolean>;
+  fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token: unknown): Promise<boolean>;
   features(text: string): PackedFeatures;
 }
 

@@ -38,6 +38,20 @@ const CONFIGS = [
       });
     });
   }
+  it(`fingerprintManyAsync (texts joined and split in C++) equals the TS engine (${PROPERTY_RUNS / 20} batches)`, async function () {
+    for (const config of CONFIGS) {
+      const native = new lib.SimHash({ ...config, backend: 'native' });
+      const js = new lib.SimHash({ ...config, backend: 'js' });
+      await fc.assert(fc.asyncProperty(fc.array(anyText(30), { maxLength: 30 }), async (texts) => {
+        assert.deepEqual(await native.fingerprintManyAsync(texts), js.fingerprintMany(texts));
+      }), { numRuns: PROPERTY_RUNS / 20 });
+    }
+  });
+  it('a lone surrogate at a text boundary stays lone in the async batch', async function () {
+    const native = new lib.SimHash({ preset: 'mysimhash', backend: 'native' });
+    const texts = ['a\ud83d', '\ude00b'];
+    assert.deepEqual(await native.fingerprintManyAsync(texts), BigUint64Array.from(['a\ufffd', '\ufffdb'], (t) => native.fingerprint(t)));
+  });
   it(`hammingDistance agrees (${PROPERTY_RUNS} runs)`, function () {
     const native = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'native' });
     const js = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'js' });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../core/presets.h"
+#include "../core/utf16.h"
 #include "glue_util.h"
 #include "modules.h"
 
@@ -37,11 +38,12 @@ class CancelToken : public Napi::ObjectWrap<CancelToken> {
 class FingerprintWorker : public Napi::AsyncWorker {
  public:
   FingerprintWorker(Napi::Env env, std::shared_ptr<const Fingerprinter> engine,
-                    std::vector<std::string> texts, Napi::TypedArrayOf<uint64_t> out,
-                    std::shared_ptr<std::atomic<bool>> cancelled)
+                    std::u16string joined, std::vector<uint32_t> lengths,
+                    Napi::TypedArrayOf<uint64_t> out, std::shared_ptr<std::atomic<bool>> cancelled)
       : Napi::AsyncWorker(env, "simhash-zh:fingerprintManyAsync"),
         engine_(std::move(engine)),
-        texts_(std::move(texts)),
+        joined_(std::move(joined)),
+        lengths_(std::move(lengths)),
         cancelled_(std::move(cancelled)),
         deferred_(Napi::Promise::Deferred::New(env)),
         out_(Napi::Persistent(out)) {}
@@ -51,16 +53,20 @@ class FingerprintWorker : public Napi::AsyncWorker {
  protected:
   void Execute() override {
     const size_t words = static_cast<size_t>(engine_->bits() / 64);
-    results_.resize(texts_.size() * words);
-    for (size_t i = 0; i < texts_.size(); ++i) {
+    results_.resize(lengths_.size() * words);
+    std::string utf8;
+    size_t offset = 0;
+    for (size_t i = 0; i < lengths_.size(); ++i) {
       if (cancelled_ && cancelled_->load(std::memory_order_relaxed)) {
         aborted_ = true;
         return;
       }
-      const Fingerprint fp = engine_->fingerprint(texts_[i]);
+      // Converted here, off the main thread, with N-API's lone-surrogate rule.
+      simhash_zh::utf16_to_utf8(joined_.data() + offset, lengths_[i], utf8);
+      offset += lengths_[i];
+      const Fingerprint fp = engine_->fingerprint(utf8);
       results_[i * words] = fp.lo;
       if (words == 2) results_[i * words + 1] = fp.hi;
-      std::string().swap(texts_[i]);  // release input memory as we go
     }
   }
 
@@ -79,7 +85,8 @@ class FingerprintWorker : public Napi::AsyncWorker {
 
  private:
   std::shared_ptr<const Fingerprinter> engine_;
-  std::vector<std::string> texts_;
+  std::u16string joined_;
+  std::vector<uint32_t> lengths_;
   std::shared_ptr<std::atomic<bool>> cancelled_;
   Napi::Promise::Deferred deferred_;
   Napi::Reference<Napi::TypedArrayOf<uint64_t>> out_;
@@ -145,26 +152,30 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     return env.Undefined();
   }
 
-  // fingerprintManyAsync(texts, out, token?) -> Promise<boolean>: false when cancelled.
+  // fingerprintManyAsync(joined: string, lengths: Uint32Array, out, token?) ->
+  // Promise<boolean> (false when cancelled). The texts arrive joined into one
+  // string with their UTF-16 lengths: the main thread only copies UTF-16.
   Napi::Value FingerprintManyAsync(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    require(info.Length() >= 2 && info[0].IsArray(), env,
-            "fingerprintManyAsync(texts: string[], out: BigUint64Array, token?: CancelToken)");
-    Napi::Array texts = info[0].As<Napi::Array>();
-    const uint32_t count = texts.Length();
-    auto out = require_out(env, info[1], static_cast<size_t>(count) * words());
+    require(info.Length() >= 3 && info[0].IsString() && info[1].IsTypedArray() &&
+                info[1].As<Napi::TypedArray>().TypedArrayType() == napi_uint32_array,
+            env, "fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token?)");
+    auto lengths = info[1].As<Napi::Uint32Array>();
+    auto out = require_out(env, info[2], lengths.ElementLength() * words());
     std::shared_ptr<std::atomic<bool>> cancelled;
-    if (info.Length() >= 3 && info[2].IsObject()) {
-      cancelled = CancelToken::Unwrap(info[2].As<Napi::Object>())->flag();
+    if (info.Length() >= 4 && info[3].IsObject()) {
+      cancelled = CancelToken::Unwrap(info[3].As<Napi::Object>())->flag();
     }
-    std::vector<std::string> copies(count);
-    std::string buffer;
-    for (uint32_t i = 0; i < count; ++i) {
-      Napi::Value text = texts.Get(i);
-      require(text.IsString(), env, "every text must be a string");
-      copies[i] = std::string(read_text(env, text, buffer));
-    }
-    auto* worker = new FingerprintWorker(env, engine_, std::move(copies), out, cancelled);
+    size_t units = 0;
+    napi_get_value_string_utf16(env, info[0], nullptr, 0, &units);
+    std::u16string joined(units, u'\0');
+    napi_get_value_string_utf16(env, info[0], joined.data(), units + 1, &units);
+    uint64_t total = 0;
+    for (size_t i = 0; i < lengths.ElementLength(); ++i) total += lengths[i];
+    if (total != units) throw Napi::RangeError::New(env, "lengths do not add up to the joined text");
+    std::vector<uint32_t> copied(lengths.Data(), lengths.Data() + lengths.ElementLength());
+    auto* worker =
+        new FingerprintWorker(env, engine_, std::move(joined), std::move(copied), out, cancelled);
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;

@@ -20,6 +20,22 @@ void utf8_to_utf16(std::string_view utf8, std::u16string& out) {
   }
 }
 
+void utf16_to_utf8(const char16_t* units, size_t count, std::string& out) {
+  out.clear();
+  out.reserve(count * 3);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t cp = units[i];
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < count && units[i + 1] >= 0xdc00 &&
+        units[i + 1] <= 0xdfff) {
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (units[i + 1] - 0xdc00);
+      ++i;
+    } else if (cp >= 0xd800 && cp <= 0xdfff) {
+      cp = 0xfffd;
+    }
+    append_utf8(out, cp);
+  }
+}
+
 std::string utf16le_bytes(const char16_t* units, size_t count) {
   std::string bytes;
   bytes.reserve(count * 2);

@@ -11,6 +11,10 @@ namespace simhash_zh {
 // does not start a valid sequence decodes to one U+FFFD.
 void utf8_to_utf16(std::string_view utf8, std::u16string& out);
 
+// Encodes UTF-16 as UTF-8; each lone surrogate becomes U+FFFD, exactly as
+// N-API's napi_get_value_string_utf8 converts JS strings.
+void utf16_to_utf8(const char16_t* units, size_t count, std::string& out);
+
 // Encodes UTF-16 code units as UTF-16LE bytes (the layout tokens() returns).
 std::string utf16le_bytes(const char16_t* units, size_t count);
 
