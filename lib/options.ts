@@ -1,25 +1,44 @@
 // Option validation for the public classes, with messages naming valid values.
 import { describe, listOf } from './errors';
-import type { Backend, EngineConfig } from './engine';
+import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
 
 export type PresetName = 'SimHashChinese' | 'mysimhash';
 export const PRESETS: readonly PresetName[] = ['SimHashChinese', 'mysimhash'];
 
+export type HtmlOption = 'auto' | boolean;
+export type Weighting = 'tfidf' | 'tf' | 'length' | 'uniform';
+export const WEIGHTINGS: readonly Weighting[] = ['tfidf', 'tf', 'length', 'uniform'];
+
 export interface SimHashOptions {
   /**
    * Reproduce a seed's code bit for bit: `'SimHashChinese'` (the C++ class, 64 bits) or
-   * `'mysimhash'` (the Java class, 64 or 128 bits).
+   * `'mysimhash'` (the Java class, 64 or 128 bits). Without a preset the default
+   * word-segmenting pipeline runs, configured by the options below.
    */
   preset?: PresetName;
   /** Fingerprint width: 64 (default) or 128. */
   bits?: Bits;
   /** Engine for this instance; defaults to the module's `backend`. */
   backend?: Backend;
+  /** Markup stripping: `'auto'` (default: when the text contains a tag or an entity), `true`, `false`. */
+  html?: HtmlOption;
+  /** Feature weights: `'tfidf'` (default), `'tf'`, `'length'` (UTF-8 bytes × 8, as the C++ seed), `'uniform'`. */
+  weighting?: Weighting;
+  /** Decode unknown runs with jieba's HMM (default `false`: steadier features under typos). */
+  hmm?: boolean;
+  /** Drop stop words: `true` (default: cppjieba's list), `false`, or your own list. */
+  stopWords?: boolean | readonly string[];
+  /** Fold full-width ASCII and U+3000 to half width (default `true`). */
+  foldWidth?: boolean;
+  /** Lowercase ASCII letters (default `true`). */
+  lowercase?: boolean;
 }
 
-const OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
+const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'hmm', 'stopWords', 'foldWidth', 'lowercase'] as const;
+const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
@@ -42,20 +61,77 @@ export function resolveBackend(value: unknown, fallback: Backend): Backend {
   return value as Backend;
 }
 
-export interface ResolvedSimHashOptions extends EngineConfig {
-  backend: Backend;
+export interface ResolvedPipelineOptions {
+  html: HtmlOption;
+  weighting: Weighting;
+  hmm: boolean;
+  /** undefined: the dictionary's default list; [] when disabled. */
+  stopWords: readonly string[] | undefined;
+  foldWidth: boolean;
+  lowercase: boolean;
 }
 
-export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): ResolvedSimHashOptions | { preset: undefined; bits: Bits; backend: Backend } {
+export type ResolvedSimHashOptions =
+  | { kind: 'preset'; preset: PresetName; bits: Bits; backend: Backend }
+  | { kind: 'pipeline'; bits: Bits; backend: Backend; pipeline: ResolvedPipelineOptions };
+
+function booleanOption(options: Record<string, unknown>, name: string, fallback: boolean): boolean {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): ResolvedSimHashOptions {
   const options = assertOptionObject(input, 'SimHash options', OPTION_NAMES);
   const preset = options.preset;
-  if (preset !== undefined && !PRESETS.includes(preset as PresetName)) {
-    throw new TypeError(`unknown preset ${describe(preset)}; valid presets are ${listOf(PRESETS)}`);
-  }
   const bits = options.bits ?? 64;
   assertBits(bits);
-  if (preset === 'SimHashChinese' && bits !== 64) {
-    throw new RangeError(`preset 'SimHashChinese' is 64-bit only (the seed's class), got bits ${bits}`);
+  const backend = resolveBackend(options.backend, defaultBackend);
+  if (preset !== undefined) {
+    if (!PRESETS.includes(preset as PresetName)) {
+      throw new TypeError(`unknown preset ${describe(preset)}; valid presets are ${listOf(PRESETS)}`);
+    }
+    for (const key of Object.keys(options)) {
+      if (!(PRESET_OPTION_NAMES as readonly string[]).includes(key) && options[key] !== undefined) {
+        throw new TypeError(`option '${key}' does not apply to preset '${preset}' (a preset reproduces its seed exactly); valid options with a preset are ${listOf(PRESET_OPTION_NAMES)}`);
+      }
+    }
+    if (preset === 'SimHashChinese' && bits !== 64) {
+      throw new RangeError(`preset 'SimHashChinese' is 64-bit only (the seed's class), got bits ${bits}`);
+    }
+    return { kind: 'preset', preset: preset as PresetName, bits, backend };
   }
-  return { preset: preset as PresetName | undefined, bits, backend: resolveBackend(options.backend, defaultBackend) } as ResolvedSimHashOptions;
+  const html = options.html ?? 'auto';
+  if (html !== 'auto' && html !== true && html !== false) {
+    throw new TypeError(`html must be one of 'auto', true, false, got ${describe(html)}`);
+  }
+  const weighting = options.weighting ?? 'tfidf';
+  if (!WEIGHTINGS.includes(weighting as Weighting)) {
+    throw new TypeError(`weighting must be one of ${listOf(WEIGHTINGS)}, got ${describe(weighting)}`);
+  }
+  let stopWords: readonly string[] | undefined;
+  const stop = options.stopWords ?? true;
+  if (stop === false) stopWords = [];
+  else if (Array.isArray(stop)) {
+    stop.forEach((word, i) => {
+      if (typeof word !== 'string') throw new TypeError(`stopWords[${i}] must be a string, got ${describe(word)}`);
+    });
+    stopWords = [...stop];
+  } else if (stop !== true) {
+    throw new TypeError(`stopWords must be true, false or an array of strings, got ${describe(stop)}`);
+  }
+  return {
+    kind: 'pipeline',
+    bits,
+    backend,
+    pipeline: {
+      html: html as HtmlOption,
+      weighting: weighting as Weighting,
+      hmm: booleanOption(options, 'hmm', false),
+      stopWords,
+      foldWidth: booleanOption(options, 'foldWidth', true),
+      lowercase: booleanOption(options, 'lowercase', true),
+    },
+  };
 }

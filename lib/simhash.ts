@@ -46,7 +46,7 @@ export class SimHash {
 
   constructor(options?: SimHashOptions) {
     const resolved = resolveSimHashOptions(options, defaultBackend);
-    if (resolved.preset === undefined) {
+    if (resolved.kind === 'pipeline') {
       throw new SimHashError(
         'SIMHASH_ZH_NOT_IMPLEMENTED',
         `the default word-segmenting pipeline is not available yet; pass a preset (${PRESETS.join(' or ')})`,
