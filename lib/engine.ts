@@ -12,6 +12,8 @@ export interface PackedFeatures {
   weights: Float64Array;
   /** Each token's hash: one word per token at 64 bits, two (low word first) at 128. */
   hashes: BigUint64Array;
+  /** Feature kinds (0 word, 1 character); absent means all words. */
+  kinds?: Uint8Array;
   utf16: boolean;
 }
 
@@ -27,8 +29,25 @@ export interface EngineConfig {
   bits: Bits;
 }
 
+/** The default pipeline's configuration, as both engines take it. */
+export interface PipelineEngineConfig {
+  bits: Bits;
+  /** Native: a path or the bytes of a binary dictionary; TS engine: its DictReader. */
+  dictionary: unknown;
+  html: 'auto' | boolean;
+  foldWidth: boolean;
+  lowercase: boolean;
+  weighting: 'tfidf' | 'tf' | 'length' | 'uniform';
+  features: 'mixed' | 'words' | 'chars';
+  hmm: boolean;
+  useStopWords: boolean;
+  stopWords?: readonly string[];
+  userWords: readonly (readonly [string, number | undefined])[];
+}
+
 export interface Engine {
   readonly backend: Backend;
   createFingerprinter(config: EngineConfig): FingerprintEngine;
+  createPipeline(config: PipelineEngineConfig): FingerprintEngine;
   hammingDistance(a: bigint, b: bigint): number;
 }

@@ -1,7 +1,14 @@
 /** Error codes thrown by simhash-zh (`err.code`), stable across versions. */
 export type ErrorCode =
   | 'SIMHASH_ZH_NATIVE_UNAVAILABLE'
-  | 'SIMHASH_ZH_NOT_IMPLEMENTED';
+  | 'SIMHASH_ZH_NOT_IMPLEMENTED'
+  | 'SIMHASH_ZH_INDEX_CORRUPT'
+  | 'SIMHASH_ZH_INDEX_TRUNCATED'
+  | 'SIMHASH_ZH_INDEX_VERSION'
+  | 'SIMHASH_ZH_DICT_CORRUPT'
+  | 'SIMHASH_ZH_DICT_VERSION'
+  | 'SIMHASH_ZH_DICT_PARSE'
+  | 'SIMHASH_ZH_DICT_IO';
 
 export class SimHashError extends Error {
   readonly code: ErrorCode;

@@ -12,7 +12,7 @@ interface NativeSimHash {
 }
 
 interface NativeAddon {
-  NativeSimHash: new (preset: string, bits: number) => NativeSimHash;
+  NativeSimHash: new (preset: string, bits: number, config?: object) => NativeSimHash;
   CancelToken: new () => { cancel(): void };
   hamming(a: bigint, b: bigint): number;
   abiVersion: number;
@@ -24,7 +24,9 @@ function loadAddon(): { addon?: NativeAddon; error?: Error } {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const load = require('node-gyp-build') as (dir: string) => NativeAddon;
-    const addon = load(path.join(__dirname, '..'));
+    // SIMHASH_ZH_ADDON_PATH: load that .node file instead (the sanitizer build of scripts/test-asan.js).
+    const override = process.env.SIMHASH_ZH_ADDON_PATH;
+    const addon = override ? (require(path.resolve(override)) as NativeAddon) : load(path.join(__dirname, '..'));
     if (addon.abiVersion !== EXPECTED_ABI) {
       return { error: new Error(`native addon ABI ${addon.abiVersion} does not match ${EXPECTED_ABI}; rebuild it`) };
     }
@@ -72,6 +74,23 @@ export const nativeEngine: Engine = {
   backend: 'native',
   createFingerprinter(config): FingerprintEngine {
     return new (requireNativeAddon().NativeSimHash)(config.preset, config.bits);
+  },
+  createPipeline(config): FingerprintEngine {
+    const html = config.html === 'auto' ? 0 : config.html ? 1 : 2;
+    const weighting = ['tfidf', 'tf', 'length', 'uniform'].indexOf(config.weighting);
+    const features = ['mixed', 'words', 'chars'].indexOf(config.features);
+    return new (requireNativeAddon().NativeSimHash)('default', config.bits, {
+      dictionary: config.dictionary,
+      html,
+      foldWidth: config.foldWidth,
+      lowercase: config.lowercase,
+      weighting,
+      features,
+      hmm: config.hmm,
+      useStopWords: config.useStopWords,
+      stopWords: config.stopWords,
+      userWords: config.userWords.map(([word, freq]) => [word, freq ?? -1]),
+    });
   },
   hammingDistance(a, b) {
     return requireNativeAddon().hamming(a, b);

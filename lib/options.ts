@@ -10,6 +10,8 @@ export const PRESETS: readonly PresetName[] = ['SimHashChinese', 'mysimhash'];
 export type HtmlOption = 'auto' | boolean;
 export type Weighting = 'tfidf' | 'tf' | 'length' | 'uniform';
 export const WEIGHTINGS: readonly Weighting[] = ['tfidf', 'tf', 'length', 'uniform'];
+export type FeatureSet = 'mixed' | 'words' | 'chars';
+export const FEATURE_SETS: readonly FeatureSet[] = ['mixed', 'words', 'chars'];
 
 export interface SimHashOptions {
   /**
@@ -26,8 +28,17 @@ export interface SimHashOptions {
   html?: HtmlOption;
   /** Feature weights: `'tfidf'` (default), `'tf'`, `'length'` (UTF-8 bytes × 8, as the C++ seed), `'uniform'`. */
   weighting?: Weighting;
+  /**
+   * Features: `'mixed'` (default: the words and, as features of their own, their characters),
+   * `'words'`, or `'chars'`. Characters keep near-duplicates close under typos and small edits.
+   */
+  features?: FeatureSet;
   /** Decode unknown runs with jieba's HMM (default `false`: steadier features under typos). */
   hmm?: boolean;
+  /** The dictionary (as `Segmenter`'s option): a path or bytes, binary or jieba's text format. */
+  dictionary?: string | Uint8Array;
+  /** Words added to the dictionary, in order: a word, or [word, frequency]. */
+  words?: readonly (string | readonly [string, number])[];
   /** Drop stop words: `true` (default: cppjieba's list), `false`, or your own list. */
   stopWords?: boolean | readonly string[];
   /** Fold full-width ASCII and U+3000 to half width (default `true`). */
@@ -37,7 +48,7 @@ export interface SimHashOptions {
 }
 
 const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
-const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'hmm', 'stopWords', 'foldWidth', 'lowercase'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'hmm', 'dictionary', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
 const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
@@ -64,7 +75,11 @@ export function resolveBackend(value: unknown, fallback: Backend): Backend {
 export interface ResolvedPipelineOptions {
   html: HtmlOption;
   weighting: Weighting;
+  features: FeatureSet;
   hmm: boolean;
+  dictionary: unknown;
+  /** [word, frequency or undefined for jieba's suggestion] */
+  words: (readonly [string, number | undefined])[];
   /** undefined: the dictionary's default list; [] when disabled. */
   stopWords: readonly string[] | undefined;
   foldWidth: boolean;
@@ -110,6 +125,22 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
   if (!WEIGHTINGS.includes(weighting as Weighting)) {
     throw new TypeError(`weighting must be one of ${listOf(WEIGHTINGS)}, got ${describe(weighting)}`);
   }
+  const features = options.features ?? 'mixed';
+  if (!FEATURE_SETS.includes(features as FeatureSet)) {
+    throw new TypeError(`features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
+  }
+  const words: (readonly [string, number | undefined])[] = [];
+  if (options.words !== undefined) {
+    if (!Array.isArray(options.words)) throw new TypeError(`words must be an array, got ${describe(options.words)}`);
+    options.words.forEach((item: unknown, i: number) => {
+      const [word, freq] = Array.isArray(item) ? item : [item, undefined];
+      if (typeof word !== 'string' || word === '') throw new TypeError(`words[${i}] must be a non-empty string or [word, frequency]`);
+      if (freq !== undefined && (typeof freq !== 'number' || !Number.isFinite(freq) || freq < 0)) {
+        throw new RangeError(`the frequency of words[${i}] must be a finite number >= 0, got ${describe(freq)}`);
+      }
+      words.push([word.toWellFormed(), freq]);
+    });
+  }
   let stopWords: readonly string[] | undefined;
   const stop = options.stopWords ?? true;
   if (stop === false) stopWords = [];
@@ -117,7 +148,7 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
     stop.forEach((word, i) => {
       if (typeof word !== 'string') throw new TypeError(`stopWords[${i}] must be a string, got ${describe(word)}`);
     });
-    stopWords = [...stop];
+    stopWords = stop.map((word: string) => word.toWellFormed());
   } else if (stop !== true) {
     throw new TypeError(`stopWords must be true, false or an array of strings, got ${describe(stop)}`);
   }
@@ -128,7 +159,10 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
     pipeline: {
       html: html as HtmlOption,
       weighting: weighting as Weighting,
+      features: features as FeatureSet,
       hmm: booleanOption(options, 'hmm', false),
+      dictionary: options.dictionary,
+      words,
       stopWords,
       foldWidth: booleanOption(options, 'foldWidth', true),
       lowercase: booleanOption(options, 'lowercase', true),

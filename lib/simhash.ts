@@ -1,11 +1,12 @@
 // The public SimHash class: validates arguments, then delegates to an engine.
 import { abortError, jsManyAsync, nativeManyAsync, type NativeAsyncEngine } from './async';
 import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
-import { SimHashError, assertText, describe } from './errors';
+import { assertText, describe } from './errors';
 import { assertFingerprint, toBinaryString, toHex, type Bits } from './fingerprint';
 import { jsEngine } from './js/engine';
 import { backend as defaultBackend, nativeEngine } from './native';
-import { PRESETS, assertOptionObject, resolveSimHashOptions, type PresetName, type SimHashOptions } from './options';
+import { assertOptionObject, resolveSimHashOptions, type PresetName, type SimHashOptions } from './options';
+import { dictReaderFor, nativeDictionaryArg, resolveDictionary } from './segmenter';
 
 /** One feature that went into a fingerprint. */
 export interface Token {
@@ -15,6 +16,8 @@ export interface Token {
   weight: number;
   /** The feature's hash (bits wide). */
   hash: bigint;
+  /** `'word'`, or `'char'` for the default pipeline's character features. */
+  kind: 'word' | 'char';
 }
 
 export function engineFor(backend: Backend): Engine {
@@ -32,7 +35,7 @@ export function unpackTokens(packed: PackedFeatures, bits: Bits): Token[] {
     const token = bytes.toString(packed.utf16 ? 'utf16le' : 'utf8', start, end);
     let hash = packed.hashes[i * words]!;
     if (words === 2) hash |= packed.hashes[i * words + 1]! << 64n;
-    tokens.push({ token, weight: packed.weights[i]!, hash });
+    tokens.push({ token, weight: packed.weights[i]!, hash, kind: packed.kinds?.[i] === 1 ? 'char' : 'word' });
     start = end;
   }
   return tokens;
@@ -40,22 +43,36 @@ export function unpackTokens(packed: PackedFeatures, bits: Bits): Token[] {
 
 export class SimHash {
   readonly bits: Bits;
-  readonly preset: PresetName;
+  /** The seed preset, or `'default'` for the default pipeline. */
+  readonly preset: PresetName | 'default';
   readonly backend: Backend;
   private readonly engine: FingerprintEngine;
 
   constructor(options?: SimHashOptions) {
     const resolved = resolveSimHashOptions(options, defaultBackend);
-    if (resolved.kind === 'pipeline') {
-      throw new SimHashError(
-        'SIMHASH_ZH_NOT_IMPLEMENTED',
-        `the default word-segmenting pipeline is not available yet; pass a preset (${PRESETS.join(' or ')})`,
-      );
-    }
     this.bits = resolved.bits;
-    this.preset = resolved.preset;
     this.backend = resolved.backend;
-    this.engine = engineFor(this.backend).createFingerprinter({ preset: resolved.preset, bits: resolved.bits });
+    if (resolved.kind === 'preset') {
+      this.preset = resolved.preset;
+      this.engine = engineFor(this.backend).createFingerprinter({ preset: resolved.preset, bits: resolved.bits });
+      return;
+    }
+    this.preset = 'default';
+    const p = resolved.pipeline;
+    const source = resolveDictionary(p.dictionary);
+    this.engine = engineFor(this.backend).createPipeline({
+      bits: resolved.bits,
+      dictionary: this.backend === 'native' ? nativeDictionaryArg(source) : dictReaderFor(source),
+      html: p.html,
+      foldWidth: p.foldWidth,
+      lowercase: p.lowercase,
+      weighting: p.weighting,
+      features: p.features,
+      hmm: p.hmm,
+      useStopWords: p.stopWords === undefined || p.stopWords.length > 0,
+      ...(p.stopWords !== undefined && p.stopWords.length > 0 ? { stopWords: p.stopWords } : {}),
+      userWords: p.words,
+    });
   }
 
   /** The fingerprint of `text` as a bigint below 2^bits. */

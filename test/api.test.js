@@ -75,11 +75,11 @@ forEachBackend('SimHash', (backend) => {
     assert.equal(typeof tokens[0].hash, 'bigint');
     const java = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend });
     assert.deepEqual(java.tokens('Hello, world. hello 你好'), [
-      { token: 'Hello', weight: 1, hash: java.tokens('Hello')[0].hash },
-      { token: 'world', weight: 1, hash: java.tokens('world')[0].hash },
-      { token: 'hello', weight: 1, hash: java.tokens('hello')[0].hash },
-      { token: '你', weight: 1, hash: java.tokens('你')[0].hash },
-      { token: '好', weight: 1, hash: java.tokens('好')[0].hash },
+      { token: 'Hello', weight: 1, hash: java.tokens('Hello')[0].hash, kind: 'word' },
+      { token: 'world', weight: 1, hash: java.tokens('world')[0].hash, kind: 'word' },
+      { token: 'hello', weight: 1, hash: java.tokens('hello')[0].hash, kind: 'word' },
+      { token: '你', weight: 1, hash: java.tokens('你')[0].hash, kind: 'word' },
+      { token: '好', weight: 1, hash: java.tokens('好')[0].hash, kind: 'word' },
     ]);
     // A Chinese-containing piece is split per UTF-16 unit, surrogate halves included.
     assert.deepEqual(java.tokens('中😀').map((t) => t.token), ['中', '\ud83d', '\ude00']);

@@ -1,7 +1,9 @@
 // The pure-TypeScript engine: same answers as the native addon, everywhere.
 import type { Engine, FingerprintEngine } from '../engine';
 import { hammingDistanceJs } from '../fingerprint';
+import type { DictReader } from './dict-reader';
 import { MySimHashJs } from './mysimhash';
+import { DefaultPipelineJs } from './pipeline';
 import { SimHashChineseJs } from './simhash-chinese';
 
 export const jsEngine: Engine = {
@@ -13,6 +15,18 @@ export const jsEngine: Engine = {
       case 'mysimhash':
         return new MySimHashJs(config.bits);
     }
+  },
+  createPipeline(config): FingerprintEngine {
+    return new DefaultPipelineJs(config.dictionary as DictReader, {
+      bits: config.bits,
+      normalize: { html: config.html, foldWidth: config.foldWidth, lowercase: config.lowercase },
+      weighting: config.weighting,
+      features: config.features,
+      hmm: config.hmm,
+      useStopWords: config.useStopWords,
+      ...(config.stopWords ? { stopWords: config.stopWords } : {}),
+      userWords: config.userWords,
+    });
   },
   hammingDistance: hammingDistanceJs,
 };

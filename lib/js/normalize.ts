@@ -138,9 +138,20 @@ function looksLikeHtml(t: string): boolean {
 }
 
 /** Normalizes `text`; the result is never longer than the input (in UTF-16 units). */
+const NEEDS_FOLD = /[\uff01-\uff5e\u3000]/;
+const NEEDS_LOWER = /[A-Z]/;
+
 export function normalize(text: string, options: NormalizeOptions): string {
   const t = wellFormed(text);
-  const html = options.html === true || (options.html === 'auto' && looksLikeHtml(t));
+  const mayHaveMarkup = options.html !== false && (t.includes('<') || t.includes('&'));
+  if (!mayHaveMarkup) {
+    // Nothing to strip: only folding and lowercasing, often nothing at all.
+    const fold = options.foldWidth && NEEDS_FOLD.test(t);
+    const lowercase = options.lowercase && NEEDS_LOWER.test(t);
+    if (!fold && !lowercase) return t;
+    if (!fold) return t.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  }
+  const html = options.html === true || (options.html === 'auto' && mayHaveMarkup && looksLikeHtml(t));
   const out = new Uint16Array(t.length);
   let n = 0;
   const push = (c: number): void => {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/pipeline.h"
 #include "../core/presets.h"
 #include "../core/utf16.h"
 #include "glue_util.h"
@@ -103,6 +104,70 @@ Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value
   return out;
 }
 
+Napi::Error dictionary_error(Napi::Env env, const simhash_zh::DictStatus& status) {
+  Napi::Error error = Napi::Error::New(env, status.message);
+  error.Set("code", Napi::String::New(env, simhash_zh::dict_error_code(status.code)));
+  return error;
+}
+
+// config: { dictionary: string (path) | Uint8Array, html: 0|1|2, foldWidth, lowercase,
+//   weighting: 0..3, features: 0..2, hmm, useStopWords, stopWords?: string[],
+//   userWords: [word, freq (-1: suggested)][] }, validated in TypeScript.
+std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi::Object config) {
+  require(bits == 64 || bits == 128, env, "bits must be 64 or 128");
+  simhash_zh::DictStatus status;
+  std::shared_ptr<const simhash_zh::Dictionary> dictionary;
+  Napi::Value source = config.Get("dictionary");
+  if (source.IsString()) {
+    dictionary = simhash_zh::Dictionary::shared(source.As<Napi::String>().Utf8Value(), &status);
+  } else if (source.IsTypedArray() && source.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+    auto bytes = source.As<Napi::Uint8Array>();
+    dictionary = simhash_zh::Dictionary::from_bytes(bytes.Data(), bytes.ByteLength(), &status);
+  } else {
+    throw Napi::TypeError::New(env, "dictionary must be a path or a Uint8Array");
+  }
+  if (!dictionary) throw dictionary_error(env, status);
+
+  simhash_zh::PipelineOptions options;
+  options.bits = bits;
+  const int html = config.Get("html").ToNumber().Int32Value();
+  if (html < 0 || html > 2) throw Napi::RangeError::New(env, "html mode must be 0, 1 or 2");
+  options.normalize.html = static_cast<simhash_zh::HtmlMode>(html);
+  options.normalize.fold_width = config.Get("foldWidth").ToBoolean();
+  options.normalize.lowercase = config.Get("lowercase").ToBoolean();
+  const int weighting = config.Get("weighting").ToNumber().Int32Value();
+  if (weighting < 0 || weighting > 3) throw Napi::RangeError::New(env, "weighting must be 0..3");
+  options.weighting = static_cast<simhash_zh::Weighting>(weighting);
+  const int features = config.Get("features").ToNumber().Int32Value();
+  if (features < 0 || features > 2) throw Napi::RangeError::New(env, "features must be 0..2");
+  options.features = static_cast<simhash_zh::FeatureSet>(features);
+  options.hmm = config.Get("hmm").ToBoolean();
+  options.use_stop_words = config.Get("useStopWords").ToBoolean();
+  Napi::Value stop = config.Get("stopWords");
+  if (stop.IsArray()) {
+    auto list = stop.As<Napi::Array>();
+    options.custom_stop_words = true;
+    for (uint32_t i = 0; i < list.Length(); ++i) {
+      Napi::Value word = list.Get(i);
+      require(word.IsString(), env, "stop words must be strings");
+      options.stop_words.push_back(word.As<Napi::String>().Utf8Value());
+    }
+  }
+  Napi::Value user = config.Get("userWords");
+  if (user.IsArray()) {
+    auto list = user.As<Napi::Array>();
+    for (uint32_t i = 0; i < list.Length(); ++i) {
+      Napi::Value pair = list.Get(i);
+      require(pair.IsArray(), env, "userWords must be [word, freq] pairs");
+      auto item = pair.As<Napi::Array>();
+      require(item.Get(0u).IsString() && item.Get(1u).IsNumber(), env, "userWords must be [word, freq] pairs");
+      options.user_words.emplace_back(item.Get(0u).As<Napi::String>().Utf8Value(),
+                                      item.Get(1u).As<Napi::Number>().DoubleValue());
+    }
+  }
+  return std::make_shared<simhash_zh::DefaultPipeline>(std::move(dictionary), std::move(options));
+}
+
 class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -114,12 +179,19 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
          InstanceMethod<&NativeSimHash::Features>("features")});
   }
 
+  // NativeSimHash(preset: string, bits: number) or NativeSimHash('default', bits, config).
   explicit NativeSimHash(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeSimHash>(info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 2 && info[0].IsString() && info[1].IsNumber(), env,
-            "NativeSimHash(preset: string, bits: number)");
-    engine_ = simhash_zh::make_preset(info[0].As<Napi::String>().Utf8Value(),
-                                      info[1].As<Napi::Number>().Int32Value());
+            "NativeSimHash(preset: string, bits: number, config?: object)");
+    const std::string preset = info[0].As<Napi::String>().Utf8Value();
+    const int bits = info[1].As<Napi::Number>().Int32Value();
+    if (preset == "default") {
+      require(info.Length() >= 3 && info[2].IsObject(), env, "the default pipeline needs a config object");
+      engine_ = make_pipeline(env, bits, info[2].As<Napi::Object>());
+      return;
+    }
+    engine_ = simhash_zh::make_preset(preset, bits);
     if (!engine_) throw Napi::RangeError::New(env, "unknown preset or unsupported bits");
   }
 
@@ -196,6 +268,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     auto weights = Napi::Float64Array::New(env, items.size());
     auto hashes =
         Napi::TypedArrayOf<uint64_t>::New(env, items.size() * words(), napi_biguint64_array);
+    auto kinds = Napi::Uint8Array::New(env, items.size());
     size_t offset = 0;
     for (size_t i = 0; i < items.size(); ++i) {
       const auto& item = items[i];
@@ -203,6 +276,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
       offset += item.bytes.size();
       ends[i] = static_cast<uint32_t>(offset);
       weights[i] = item.weight;
+      kinds[i] = item.kind;
       hashes[i * words()] = item.hash.lo;
       if (words() == 2) hashes[i * words() + 1] = item.hash.hi;
     }
@@ -211,6 +285,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     result.Set("ends", ends);
     result.Set("weights", weights);
     result.Set("hashes", hashes);
+    result.Set("kinds", kinds);
     result.Set("utf16", Napi::Boolean::New(env, list.utf16()));
     return result;
   }

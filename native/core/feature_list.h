@@ -15,22 +15,25 @@ struct Feature {
   std::string bytes;  // UTF-8 (or UTF-16LE code units, see FeatureList::utf16)
   double weight = 0;  // total weight of all occurrences
   Fingerprint hash;
+  uint8_t kind = 0;   // 0 word, 1 character (default pipeline)
 };
 
-// Features in order of first occurrence; repeated features are merged and
-// their weights summed.
+// Features in order of first occurrence; repeated features (same bytes and
+// kind) are merged and their weights summed.
 class FeatureList {
  public:
   explicit FeatureList(bool utf16 = false) : utf16_(utf16) {}
 
-  void add(std::string_view bytes, double weight, Fingerprint hash) {
-    auto found = index_.find(std::string(bytes));
+  void add(std::string_view bytes, double weight, Fingerprint hash, uint8_t kind = 0) {
+    std::string key(bytes);
+    key.push_back(static_cast<char>(kind));
+    auto found = index_.find(key);
     if (found != index_.end()) {
       items_[found->second].weight += weight;
       return;
     }
-    index_.emplace(std::string(bytes), items_.size());
-    items_.push_back(Feature{std::string(bytes), weight, hash});
+    index_.emplace(std::move(key), items_.size());
+    items_.push_back(Feature{std::string(bytes), weight, hash, kind});
   }
 
   bool utf16() const { return utf16_; }

@@ -179,6 +179,22 @@ uint32_t fold(uint32_t c, const NormalizeOptions& options) {
 void normalize(std::string_view utf8, const NormalizeOptions& options, std::string& out) {
   out.clear();
   out.reserve(utf8.size());
+  const bool may_have_markup = options.html != HtmlMode::kOff &&
+                               (utf8.find('<') != std::string_view::npos ||
+                                utf8.find('&') != std::string_view::npos);
+  if (!may_have_markup) {
+    // No markup to look for: one streaming pass, ASCII bytes handled directly.
+    const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+    for (size_t i = 0; i < utf8.size();) {
+      if (p[i] < 0x80) {
+        out.push_back(static_cast<char>(options.lowercase ? lower(p[i]) : p[i]));
+        ++i;
+      } else {
+        append_utf8(out, fold(decode_utf8(p, utf8.size(), i), options));
+      }
+    }
+    return;
+  }
   Text t;
   t.reserve(utf8.size());
   const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());

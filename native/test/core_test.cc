@@ -1,12 +1,19 @@
 // Tests of the C++ core alone (no Node): built by plain cmake, run by
 // `npm run test:core`. Prints "N passed, M failed" and exits non-zero on failure.
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 #include <string>
 
+#include "dedup.h"
 #include "fingerprint.h"
+#include "index_format.h"
 #include "preset_mysimhash.h"
 #include "preset_simhash_chinese.h"
 #include "presets.h"
+#include "simhash_index.h"
+#include "segmenter.h"
 #include "utf16.h"
 
 namespace {
@@ -79,6 +86,404 @@ void test_hamming() {
   check(simhash_zh::popcount64(0x8000000000000001ULL) == 2, "popcount");
 }
 
+
+// ---- SimHashIndex, dedup, cluster, file format -------------------------------------------------
+
+struct Rng {  // xorshift64*
+  uint64_t s;
+  uint64_t next() {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    return s * 0x2545F4914F6CDD1DULL;
+  }
+};
+
+simhash_zh::Fingerprint flip_bits(simhash_zh::Fingerprint fp, int flips, int bits, Rng& rng) {
+  for (int i = 0; i < flips; ++i) {
+    const int b = static_cast<int>(rng.next() % static_cast<uint64_t>(bits));
+    if (b < 64) fp.lo ^= uint64_t{1} << b;
+    else fp.hi ^= uint64_t{1} << (b - 64);
+  }
+  return fp;
+}
+
+// Random, clustered, exact-duplicate and one-bucket fingerprints (kind 0..3).
+std::vector<simhash_zh::Fingerprint> make_set(int kind, size_t n, int bits, Rng& rng) {
+  std::vector<simhash_zh::Fingerprint> out;
+  const uint64_t hi_mask = bits == 128 ? ~0ULL : 0;
+  std::vector<simhash_zh::Fingerprint> centers;
+  for (int i = 0; i < 8; ++i) centers.push_back({rng.next(), rng.next() & hi_mask});
+  for (size_t i = 0; i < n; ++i) {
+    simhash_zh::Fingerprint fp{rng.next(), rng.next() & hi_mask};
+    if (kind == 1) fp = flip_bits(centers[rng.next() % 8], static_cast<int>(rng.next() % 7), bits, rng);
+    if (kind == 2) fp = centers[rng.next() % 3];
+    if (kind == 3) {  // all share every bit but the lowest 12: one bucket in every table
+      fp = centers[0];
+      fp.lo = (fp.lo & ~0xfffULL) | (rng.next() & 0xfff);
+    }
+    out.push_back(fp);
+  }
+  return out;
+}
+
+struct Ref {  // a plain list: the reference model
+  std::vector<std::pair<uint64_t, simhash_zh::Fingerprint>> entries;  // insertion order
+  void add(uint64_t id, simhash_zh::Fingerprint fp) {
+    remove(id);
+    entries.push_back({id, fp});
+  }
+  bool remove(uint64_t id) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (entries[i].first == id) {
+        entries.erase(entries.begin() + static_cast<long>(i));
+        return true;
+      }
+    }
+    return false;
+  }
+  std::vector<std::pair<int, uint64_t>> query(simhash_zh::Fingerprint q, int k) const {
+    std::vector<std::pair<int, uint64_t>> out;
+    for (int d = 0; d <= k; ++d) {
+      for (const auto& e : entries) {
+        if (simhash_zh::hamming_distance(e.second, q) == d) out.push_back({d, e.first});
+      }
+    }
+    return out;
+  }
+};
+
+std::vector<std::pair<int, uint64_t>> run_query(const simhash_zh::SimHashIndex& index, simhash_zh::Fingerprint q, int k) {
+  std::vector<simhash_zh::IndexMatch> matches;
+  index.query(q, k, matches);
+  std::vector<std::pair<int, uint64_t>> out;
+  for (const auto& m : matches) out.push_back({static_cast<int>(m.distance), index.id_at(m.slot)});
+  return out;
+}
+
+void test_index_layouts() {
+  check(simhash_zh::supported_table_counts(64, 3) == std::vector<int>({4, 10, 20, 35}), "tables for k=3");
+  check(simhash_zh::supported_table_counts(64, 0) == std::vector<int>({1}), "tables for k=0");
+  check(simhash_zh::supported_table_counts(64, 9).empty(), "k=9 unsupported at 64 bits");
+  check(simhash_zh::supported_table_counts(128, 16) == std::vector<int>({17}), "tables for k=16 at 128");
+  simhash_zh::IndexLayout layout;
+  check(!simhash_zh::make_index_layout(64, 3, 5, layout), "5 tables unsupported for k=3");
+  check(simhash_zh::make_index_layout(64, 3, 10, layout) && layout.blocks == 5, "10 tables = 5 blocks");
+  bool ok = true;
+  for (const auto& t : layout.tables) ok = ok && simhash_zh::popcount64(t.key_mask.lo) == t.key_bits;
+  check(ok && layout.tables[0].key_bits == 26, "key masks");
+}
+
+void test_index_brute_force() {
+  Rng rng{0x9e3779b97f4a7c15ULL};
+  const int configs[][3] = {{64, 3, 4}, {64, 3, 10}, {64, 0, 1}, {64, 1, 2}, {64, 8, 9}, {64, 2, 6},
+                            {128, 3, 4}, {128, 6, 7}, {128, 16, 17}, {128, 0, 1}};
+  int mismatches = 0, total = 0;
+  for (const auto& c : configs) {
+    for (int kind = 0; kind < 4; ++kind) {
+      for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{3000}}) {
+        const auto set = make_set(kind, n, c[0], rng);
+        simhash_zh::SimHashIndex index(c[0], c[1], c[2]);
+        Ref ref;
+        // Half in bulk, half one by one (tail, segments, merges).
+        std::vector<uint64_t> ids, words;
+        for (size_t i = 0; i < n / 2; ++i) {
+          ids.push_back(i * 7);
+          words.push_back(set[i].lo);
+          if (c[0] == 128) words.push_back(set[i].hi);
+          ref.add(i * 7, set[i]);
+        }
+        index.add_many(ids.data(), words.data(), ids.size());
+        for (size_t i = n / 2; i < n; ++i) {
+          index.add(i * 7, set[i]);
+          ref.add(i * 7, set[i]);
+        }
+        std::vector<uint64_t> batch;
+        std::vector<simhash_zh::Fingerprint> queries;
+        for (int q = 0; q < 60; ++q) {
+          simhash_zh::Fingerprint fp = n > 0 && q % 2 == 0 ? flip_bits(set[rng.next() % n], q % (c[1] + 2), c[0], rng)
+                                                           : make_set(kind, 1, c[0], rng)[0];
+          queries.push_back(fp);
+          batch.push_back(fp.lo);
+          if (c[0] == 128) batch.push_back(fp.hi);
+        }
+        for (int k = 0; k <= c[1]; k += (c[1] > 4 ? 3 : 1)) {
+          std::vector<uint64_t> offsets;
+          std::vector<simhash_zh::IndexMatch> many;
+          index.query_many(batch.data(), queries.size(), k, offsets, many);
+          for (size_t q = 0; q < queries.size(); ++q) {
+            ++total;
+            const auto got = run_query(index, queries[q], k);
+            if (got != ref.query(queries[q], k)) ++mismatches;
+            std::vector<simhash_zh::IndexMatch> brute;
+            index.brute_force_query(queries[q], k, brute);
+            if (brute.size() != got.size()) ++mismatches;
+            std::vector<std::pair<int, uint64_t>> from_batch;
+            for (uint64_t i = offsets[q]; i < offsets[q + 1]; ++i) {
+              from_batch.push_back({static_cast<int>(many[i].distance), index.id_at(many[i].slot)});
+            }
+            if (from_batch != got) ++mismatches;
+          }
+        }
+      }
+    }
+  }
+  check(mismatches == 0, "index queries equal brute force (random, clustered, duplicates, one bucket)");
+  std::printf("  index: %d queries compared with brute force\n", total);
+}
+
+void test_index_updates() {
+  Rng rng{42};
+  for (int bits : {64, 128}) {
+    simhash_zh::SimHashIndex index(bits, 3, 4);
+    Ref ref;
+    const auto pool = make_set(1, 400, bits, rng);
+    int mismatches = 0;
+    for (int step = 0; step < 6000; ++step) {
+      const uint64_t id = rng.next() % 500;
+      const int op = static_cast<int>(rng.next() % 10);
+      if (op < 6) {
+        const auto fp = pool[rng.next() % pool.size()];
+        const bool replaced = index.add(id, fp);
+        const bool had = ref.remove(id);
+        ref.add(id, fp);
+        if (replaced != had) ++mismatches;
+      } else if (op < 9) {
+        if (index.remove(id) != ref.remove(id)) ++mismatches;
+      } else {
+        std::vector<uint64_t> ids, words;
+        for (int i = 0; i < 300; ++i) {
+          ids.push_back(rng.next() % 600);
+          const auto fp = pool[rng.next() % pool.size()];
+          words.push_back(fp.lo);
+          if (bits == 128) words.push_back(fp.hi);
+          ref.add(ids.back(), fp);
+        }
+        index.add_many(ids.data(), words.data(), ids.size());
+      }
+      bool ref_has = false;
+      for (const auto& e : ref.entries) ref_has = ref_has || e.first == id;
+      if (index.size() != ref.entries.size() || index.has(id) != ref_has) ++mismatches;
+      const auto q = flip_bits(pool[rng.next() % pool.size()], static_cast<int>(rng.next() % 4), bits, rng);
+      if (run_query(index, q, 3) != ref.query(q, 3)) ++mismatches;
+    }
+    check(mismatches == 0, bits == 64 ? "add/remove/replace/addMany vs model (64)" : "add/remove/replace/addMany vs model (128)");
+  }
+}
+
+std::vector<uint8_t> serialize(const simhash_zh::SimHashIndex& index) {
+  std::vector<uint8_t> out(simhash_zh::serialized_size(index));
+  simhash_zh::serialize_index(index, out.data());
+  return out;
+}
+
+void test_index_format() {
+  const uint8_t check_input[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  check(simhash_zh::crc32(0, check_input, 9) == 0xCBF43926U, "crc32 check value");
+  Rng rng{7};
+  for (int bits : {64, 128}) {
+    simhash_zh::SimHashIndex index(bits, 3, 10);
+    const auto set = make_set(1, 50, bits, rng);
+    for (size_t i = 0; i < set.size(); ++i) index.add(i * 3 + 1, set[i]);
+    index.remove(4);
+    const auto bytes = serialize(index);
+    auto loaded = simhash_zh::deserialize_index(bytes.data(), bytes.size());
+    check(loaded.error == simhash_zh::IndexLoadError::kNone && loaded.index && serialize(*loaded.index) == bytes,
+          "serialize round trip");
+    bool same = loaded.index && loaded.index->table_count() == 10 && loaded.index->size() == 49;
+    for (int q = 0; q < 50 && same; ++q) same = run_query(index, set[q], 3) == run_query(*loaded.index, set[q], 3);
+    check(same, "loaded index answers the same");
+    // Every truncation is kTruncated; never a crash (the buffer is exactly the prefix).
+    bool all_truncated = true;
+    for (size_t len = 0; len < bytes.size(); ++len) {
+      std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<long>(len));
+      all_truncated = all_truncated && simhash_zh::deserialize_index(prefix.data(), len).error ==
+                                           simhash_zh::IndexLoadError::kTruncated;
+    }
+    check(all_truncated, "every truncated prefix is reported as truncated");
+    // Every flipped bit is detected: kVersion in the version field, kCorrupt elsewhere.
+    bool all_detected = true;
+    for (size_t pos = 0; pos < bytes.size(); ++pos) {
+      for (int bit = 0; bit < 8; ++bit) {
+        auto bad = bytes;
+        bad[pos] ^= static_cast<uint8_t>(1 << bit);
+        const auto r = simhash_zh::deserialize_index(bad.data(), bad.size());
+        const auto want = pos >= 8 && pos < 12 ? simhash_zh::IndexLoadError::kVersion : simhash_zh::IndexLoadError::kCorrupt;
+        all_detected = all_detected && r.error == want && !r.index;
+      }
+    }
+    check(all_detected, "every flipped bit is detected");
+    auto longer = bytes;
+    longer.push_back(0);
+    check(simhash_zh::deserialize_index(longer.data(), longer.size()).error == simhash_zh::IndexLoadError::kCorrupt,
+          "trailing bytes are corrupt");
+    // A repeated id with valid checksums is still corrupt.
+    auto dup = bytes;
+    std::copy(dup.begin() + 32, dup.begin() + 40, dup.begin() + 40);
+    const size_t payload = dup.size() - 36;
+    const uint32_t crc = simhash_zh::crc32(0, dup.data() + 32, payload);
+    for (int i = 0; i < 4; ++i) dup[32 + payload + i] = static_cast<uint8_t>(crc >> (8 * i));
+    check(simhash_zh::deserialize_index(dup.data(), dup.size()).error == simhash_zh::IndexLoadError::kCorrupt,
+          "repeated id is corrupt");
+  }
+  // Random garbage, with and without a valid magic.
+  bool no_crash = true;
+  const auto empty = serialize(simhash_zh::SimHashIndex(64, 3, 4));
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<uint8_t> junk(rng.next() % 100);
+    for (auto& b : junk) b = static_cast<uint8_t>(rng.next());
+    if (i % 2 == 0 && junk.size() >= 8) std::copy(empty.begin(), empty.begin() + 8, junk.begin());
+    no_crash = no_crash && simhash_zh::deserialize_index(junk.data(), junk.size()).error != simhash_zh::IndexLoadError::kNone;
+  }
+  check(no_crash, "random bytes never load");
+}
+
+void test_dedup_cluster() {
+  Rng rng{99};
+  int mismatches = 0;
+  for (int bits : {64, 128}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      const auto set = make_set(kind, 300, bits, rng);
+      std::vector<uint64_t> words;
+      for (const auto& fp : set) {
+        words.push_back(fp.lo);
+        if (bits == 128) words.push_back(fp.hi);
+      }
+      const int k = 3;
+      std::vector<uint32_t> of(set.size()), label(set.size());
+      std::vector<uint8_t> dist(set.size());
+      simhash_zh::dedup_fingerprints(bits, k, 4, words.data(), set.size(), of.data(), dist.data());
+      simhash_zh::cluster_fingerprints(bits, k, 4, words.data(), set.size(), label.data());
+      // Reference dedup: nearest earlier kept item, ties to the earliest.
+      std::vector<size_t> kept;
+      for (size_t i = 0; i < set.size(); ++i) {
+        int best = 1000;
+        size_t best_j = 0;
+        for (size_t j : kept) {
+          const int d = simhash_zh::hamming_distance(set[i], set[j]);
+          if (d <= k && d < best) best = d, best_j = j;
+        }
+        if (best == 1000) {
+          kept.push_back(i);
+          if (of[i] != simhash_zh::kDedupKept) ++mismatches;
+        } else if (of[i] != best_j || dist[i] != best) {
+          ++mismatches;
+        }
+      }
+      // Reference clusters: O(n^2) union-find.
+      std::vector<size_t> comp(set.size());
+      for (size_t i = 0; i < set.size(); ++i) comp[i] = i;
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < set.size(); ++i)
+          for (size_t j = 0; j < set.size(); ++j)
+            if (simhash_zh::hamming_distance(set[i], set[j]) <= k && comp[j] < comp[i]) comp[i] = comp[j], changed = true;
+      }
+      for (size_t i = 0; i < set.size(); ++i) mismatches += label[i] != comp[i];
+    }
+  }
+  check(mismatches == 0, "dedup and cluster equal their O(n^2) definitions");
+}
+
+
+// Segmenter over the binary dictionary (dict/jieba.dict, built by `npm run build:dict`).
+std::vector<std::string> seg_words(simhash_zh::Segmenter& seg, const std::string& text, int flags) {
+  std::vector<std::string> words;
+  seg.segment(text, flags, [&](size_t start, size_t end, int32_t) { words.push_back(text.substr(start, end - start)); });
+  return words;
+}
+
+void test_segmenter() {
+  using simhash_zh::Dictionary;
+  using simhash_zh::DictError;
+  using simhash_zh::DictStatus;
+  check(simhash_zh::det_log_scaled(1) == 0 && simhash_zh::det_log_scaled(2) == 726817, "det_log_scaled");
+  check(simhash_zh::det_exp_floor(simhash_zh::det_log_scaled(1000)) == 1000, "det_exp_floor inverts det_log_scaled");
+  check(simhash_zh::crc32(reinterpret_cast<const uint8_t*>("123456789"), 9) == 0xcbf43926u, "crc32 check value");
+  DictStatus status;
+  auto dict = Dictionary::from_file("dict/jieba.dict", &status);
+  if (!dict) {
+    std::printf("segmenter tests skipped: %s (run `npm run build:dict`)\n", status.message.c_str());
+    return;
+  }
+  simhash_zh::Segmenter seg(dict);
+  const std::string s1 = "我们中出了一个叛徒";
+  check(seg_words(seg, s1, 0) == std::vector<std::string>{"我们", "中", "出", "了", "一个", "叛徒"}, "cut without HMM");
+  check(seg_words(seg, s1, simhash_zh::kSegmentHmm) == std::vector<std::string>{"我们", "中出", "了", "一个", "叛徒"},
+        "cut with HMM");
+  check(seg_words(seg, "abc网球拍卖会def", 0) == std::vector<std::string>{"abc", "网球", "拍卖会", "def"}, "ASCII runs");
+  check(seg_words(seg, "研究生命起源", simhash_zh::kSegmentLongest) ==
+            std::vector<std::string>{"研究生", "命", "起源"}, "longest mode");
+  bool entries_ok = true;
+  const std::string s2 = "中国的科学院和北京大学";
+  seg.for_each_word(s2, true, [&](size_t start, size_t end, int32_t entry) {
+    entries_ok = entries_ok && entry == seg.entry_of(s2.substr(start, end - start));
+  });
+  check(entries_ok, "for_each_word reports each word's entry");
+  check(seg.entry_idf(seg.entry_of("中国")) > 0 && seg.is_stop_word("的") && !seg.is_stop_word("中国"), "IDF and stop words");
+  check(seg.add_word("杭研大厦", 10) == 10 &&
+            seg_words(seg, "网易杭研大厦", simhash_zh::kSegmentHmm) == std::vector<std::string>{"网易", "杭研大厦"},
+        "add_word");
+  // A block with no word boundary is cut into windows; the words still cover it.
+  std::string laugh;
+  for (int i = 0; i < 200000; i++) laugh += "哈";
+  size_t covered = 0;
+  bool contiguous = true;
+  seg.for_each_word(laugh, true, [&](size_t start, size_t end, int32_t) {
+    contiguous = contiguous && start == covered;
+    covered = end;
+  });
+  check(contiguous && covered == laugh.size(), "long block covered contiguously");
+
+  // Damaged files: an error, never a crash.
+  std::vector<uint8_t> bytes(dict->byte_size());
+  {
+    std::FILE* f = std::fopen("dict/jieba.dict", "rb");
+    check(f != nullptr && std::fread(bytes.data(), 1, bytes.size(), f) == bytes.size(), "read dictionary bytes");
+    if (f) std::fclose(f);
+  }
+  auto load = [](std::vector<uint8_t> b, DictError* code) {
+    DictStatus st;
+    auto d = Dictionary::from_bytes(b.data(), b.size(), &st);
+    *code = st.code;
+    return d != nullptr;
+  };
+  DictError code;
+  check(load(bytes, &code), "intact bytes load");
+  auto truncated = bytes;
+  truncated.resize(bytes.size() - 7);
+  check(!load(truncated, &code) && code == DictError::kCorrupt, "truncated -> corrupt");
+  auto flipped = bytes;
+  flipped[flipped.size() / 2] ^= 1;
+  check(!load(flipped, &code) && code == DictError::kCorrupt, "flipped byte -> corrupt");
+  auto version = bytes;
+  version[8] = 2;
+  check(!load(version, &code) && code == DictError::kVersion, "other version -> version");
+  DictStatus st;
+  check(!Dictionary::from_file("dict/does-not-exist.dict", &st) && st.code == DictError::kIo, "missing file -> io");
+  // Mutations with a valid checksum must be caught by validation, or load and segment safely.
+  uint32_t rng = 12345;
+  int loaded = 0;
+  for (int i = 0; i < 60; i++) {
+    auto m = bytes;
+    for (int k = 0; k < 4; k++) {
+      rng = rng * 1103515245u + 12345u;
+      const size_t at = 16 + (rng >> 3) % 4096;  // header, section table, character map
+      m[at] = static_cast<uint8_t>(rng >> 24);
+    }
+    const uint32_t crc = simhash_zh::crc32(m.data() + 16, m.size() - 16);
+    std::memcpy(m.data() + 12, &crc, 4);
+    DictStatus ms;
+    auto d = Dictionary::from_bytes(m.data(), m.size(), &ms);
+    if (d) {
+      simhash_zh::Segmenter s(d);
+      seg_words(s, "我们中出了一个叛徒，abc 123 杭研大厦", simhash_zh::kSegmentHmm);
+      loaded++;
+    }
+  }
+  check(true, "mutated dictionaries never crash");
+  (void)loaded;
+}
 }  // namespace
 
 int main() {
@@ -86,6 +491,12 @@ int main() {
   test_mysimhash();
   test_utf16();
   test_hamming();
+  test_index_layouts();
+  test_index_brute_force();
+  test_index_updates();
+  test_index_format();
+  test_dedup_cluster();
+  test_segmenter();
   std::printf("core: %d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,58 @@
+// Read-only access to a loaded dictionary for the TS engine: the typed-array
+// views of lib/dictionary.ts plus the lookups the segmenter needs. One instance
+// per dictionary file, shared by every TS Segmenter that uses it.
+import { FLAG_STOP, readDictionary, type DictionaryData } from '../dictionary';
+
+export class DictReader {
+  readonly data: DictionaryData;
+  readonly trie: Int32Array;
+  readonly bmp: Int32Array;
+  readonly supp: Uint32Array;
+  readonly entryCount: number;
+
+  constructor(bytes: Uint8Array) {
+    this.data = readDictionary(bytes);
+    this.trie = this.data.trie;
+    this.bmp = this.data.charmapBmp;
+    this.supp = this.data.charmapSupp;
+    this.entryCount = this.data.entryCount;
+  }
+
+  /** The alphabet id of a code point, 0 when no word contains it. */
+  charId(cp: number): number {
+    if (cp < 0x10000) return this.bmp[cp]!;
+    const supp = this.supp;
+    let lo = 0;
+    let hi = (supp.length >> 1) - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = supp[mid * 2]!;
+      if (at === cp) return supp[mid * 2 + 1]!;
+      if (at < cp) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /** Entry id of a word given as code points, or -1. */
+  lookup(word: string): number {
+    const trie = this.trie;
+    let s = 0;
+    for (const ch of word) {
+      const c = this.charId(ch.codePointAt(0)!);
+      if (c === 0) return -1;
+      const t = trie[3 * s]! + c;
+      if (trie[3 * t + 1] !== s) return -1;
+      s = t;
+    }
+    return s === 0 ? -1 : trie[3 * s + 2]!;
+  }
+
+  idf(entry: number): number {
+    return entry >= 0 && entry < this.entryCount ? this.data.idf[entry]! : -1;
+  }
+
+  isDefaultStop(entry: number): boolean {
+    return entry >= 0 && entry < this.entryCount && (this.data.flags[entry]! & FLAG_STOP) !== 0;
+  }
+}

@@ -1,0 +1,324 @@
+// TS engine of the default pipeline; native/core/pipeline.cc is its twin and
+// the reference for every rule here.
+import type { FingerprintEngine, PackedFeatures } from '../engine';
+import type { Bits } from '../fingerprint';
+import { isWordCodePoint } from './char-class';
+import type { DictReader } from './dict-reader';
+import { featureHash } from './feature-hash';
+import { normalize, type NormalizeOptions } from './normalize';
+import { FLAG_ENTRIES, FLAG_HMM, SegmenterJs, type TokenSink } from './segmenter';
+
+export type WeightingName = 'tfidf' | 'tf' | 'length' | 'uniform';
+export type FeatureSetName = 'mixed' | 'words' | 'chars';
+
+export interface PipelineConfig {
+  bits: Bits;
+  normalize: NormalizeOptions;
+  weighting: WeightingName;
+  features: FeatureSetName;
+  hmm: boolean;
+  /** false: keep every word. */
+  useStopWords: boolean;
+  /** Replaces the dictionary's default stop words when given. */
+  stopWords?: readonly string[];
+  /** Words added to the dictionary, in order (freq undefined: jieba's suggested frequency). */
+  userWords: readonly (readonly [string, number | undefined])[];
+}
+
+const CHAR_MARKER = 0x110000;
+const MAX_BASE = 2 ** 34;
+const MAX_WEIGHT = 2 ** 26;
+const IDF_SHIFT = 14;
+const FEATURE_CHAR = 1;
+
+/** base^1.5 as base * isqrt(base), capped at 2^26 (exact integers in both engines). */
+export function emphasize(base: number): number {
+  if (base <= 0) return 0;
+  if (base > MAX_BASE) base = MAX_BASE;
+  let root = Math.floor(Math.sqrt(base));
+  while (root * root > base) root--;
+  while ((root + 1) * (root + 1) <= base) root++;
+  return Math.min(base * root, MAX_WEIGHT);
+}
+
+const utf8Length = (cp: number): number => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+
+class SpanSink implements TokenSink {
+  count = 0;
+  ends = new Uint32Array(256);
+  entries = new Int32Array(256);
+  push(end: number, entry: number): void {
+    if (this.count === this.ends.length) {
+      const ends = new Uint32Array(this.count * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+      const entries = new Int32Array(this.count * 2);
+      entries.set(this.entries);
+      this.entries = entries;
+    }
+    this.ends[this.count] = end;
+    this.entries[this.count++] = entry;
+  }
+}
+
+/** Distinct features of one text, in first-occurrence order, keyed by their 128-bit hash. */
+class FeatureTable {
+  size = 0;
+  private capacity = 64;
+  private slots = new Int32Array(64).fill(-1);
+  hashes = new Int32Array(256);
+  counts = new Uint32Array(64);
+  units = new Float64Array(64);
+  kinds = new Uint8Array(64);
+  firsts = new Uint32Array(64);
+  lengths = new Uint32Array(64);
+
+  reset(): void {
+    this.size = 0;
+    if (this.capacity > 4096) {
+      this.capacity = 64;
+      this.slots = new Int32Array(64);
+    }
+    this.slots.fill(-1);
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.slots = new Int32Array(this.capacity).fill(-1);
+    const mask = this.capacity - 1;
+    for (let i = 0; i < this.size; i++) {
+      let at = this.hashes[i * 4]! & mask;
+      while (this.slots[at]! >= 0) at = (at + 1) & mask;
+      this.slots[at] = i;
+    }
+    if (this.counts.length < this.capacity) {
+      const n = this.capacity;
+      const hashes = new Int32Array(n * 4); hashes.set(this.hashes); this.hashes = hashes;
+      const counts = new Uint32Array(n); counts.set(this.counts); this.counts = counts;
+      const units = new Float64Array(n); units.set(this.units); this.units = units;
+      const kinds = new Uint8Array(n); kinds.set(this.kinds); this.kinds = kinds;
+      const firsts = new Uint32Array(n); firsts.set(this.firsts); this.firsts = firsts;
+      const lengths = new Uint32Array(n); lengths.set(this.lengths); this.lengths = lengths;
+    }
+  }
+
+  add(h: Uint32Array, unit: number, kind: number, first: number, length: number): void {
+    if ((this.size + 1) * 2 > this.capacity) this.grow();
+    const mask = this.capacity - 1;
+    const hashes = this.hashes;
+    let at = h[0]! & mask;
+    for (;;) {
+      const index = this.slots[at]!;
+      if (index < 0) break;
+      const k = index * 4;
+      if (hashes[k] === (h[0]! | 0) && hashes[k + 1] === (h[1]! | 0) && hashes[k + 2] === (h[2]! | 0) && hashes[k + 3] === (h[3]! | 0)) {
+        this.counts[index]!++;
+        return;
+      }
+      at = (at + 1) & mask;
+    }
+    const index = this.size++;
+    this.slots[at] = index;
+    hashes.set(h, index * 4);
+    this.counts[index] = 1;
+    this.units[index] = unit;
+    this.kinds[index] = kind;
+    this.firsts[index] = first;
+    this.lengths[index] = length;
+  }
+}
+
+export class DefaultPipelineJs implements FingerprintEngine {
+  private readonly segmenter: SegmenterJs;
+  private readonly medianIdf: number;
+  private readonly customStop: Set<string> | null;
+  private readonly sink = new SpanSink();
+  private readonly table = new FeatureTable();
+  private cps = new Uint32Array(64);
+  private readonly hash = new Uint32Array(4);
+  private readonly marked = new Uint32Array(2);
+  /** Per code point: its entry (as a one-character word) and whether it is a stop word. */
+  private readonly charInfo = new Map<number, number>();
+  /** Per code point: the hash of its character feature. */
+  private readonly charHashes = new Map<number, Uint32Array>();
+  private normalized = '';
+
+  constructor(private readonly reader: DictReader, private readonly config: PipelineConfig) {
+    this.segmenter = new SegmenterJs(reader);
+    for (const [word, freq] of config.userWords) this.segmenter.addWord(word, freq);
+    this.customStop = config.stopWords === undefined ? null : new Set(config.stopWords);
+    this.medianIdf = Math.floor(reader.data.idfMedian / 2 ** IDF_SHIFT);
+  }
+
+  private isStop(word: () => string, entry: number): boolean {
+    if (!this.config.useStopWords) return false;
+    if (this.customStop !== null) return this.customStop.has(word());
+    return this.reader.isDefaultStop(entry);
+  }
+
+  private unit(entry: number, byteLength: number): number {
+    switch (this.config.weighting) {
+      case 'tfidf': {
+        const idf = entry >= 0 ? this.reader.idf(entry) : -1;
+        return idf >= 0 ? Math.floor(idf / 2 ** IDF_SHIFT) : this.medianIdf;
+      }
+      case 'length':
+        return byteLength * 8;
+      default:
+        return 64;
+    }
+  }
+
+  /** [entry, isStop] of a one-character word, memoized (user words are fixed at construction). */
+  private charEntry(cp: number): number {
+    let info = this.charInfo.get(cp);
+    if (info === undefined) {
+      const ch = String.fromCodePoint(cp);
+      const entry = this.segmenter.entryOf(ch);
+      info = entry * 2 + (this.isStop(() => ch, entry) ? 1 : 0);
+      this.charInfo.set(cp, info);
+    }
+    return info;
+  }
+
+  private charFeatureHash(cp: number): Uint32Array {
+    let hash = this.charHashes.get(cp);
+    if (hash === undefined) {
+      this.marked[0] = CHAR_MARKER;
+      this.marked[1] = cp;
+      hash = new Uint32Array(4);
+      featureHash(this.marked, 0, 2, hash);
+      this.charHashes.set(cp, hash);
+    }
+    return hash;
+  }
+
+  private collect(text: string): void {
+    const norm = normalize(text, this.config.normalize);
+    this.normalized = norm;
+    const sink = this.sink;
+    sink.count = 0;
+    this.segmenter.segment(norm, (this.config.hmm ? FLAG_HMM : 0) | FLAG_ENTRIES, sink);
+    const table = this.table;
+    table.reset();
+    const wantWords = this.config.features !== 'chars';
+    const wantChars = this.config.features !== 'words';
+    let start = 0;
+    for (let w = 0; w < sink.count; w++) {
+      const end = sink.ends[w]!;
+      const entry = sink.entries[w]!;
+      const wordStart = start;
+      start = end;
+      if (this.cps.length < end - wordStart) this.cps = new Uint32Array((end - wordStart) * 2);
+      const cps = this.cps;
+      let n = 0;
+      let bytes = 0;
+      let hasWordChar = false;
+      for (let i = wordStart; i < end; i++) {
+        let cp = norm.charCodeAt(i);
+        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
+          const low = norm.charCodeAt(i + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+            i++;
+          }
+        }
+        cps[n++] = cp;
+        bytes += utf8Length(cp);
+        if (!hasWordChar && isWordCodePoint(cp)) hasWordChar = true;
+      }
+      if (!hasWordChar) continue;
+      if (this.isStop(() => norm.slice(wordStart, end), entry)) continue;
+      if (wantWords) {
+        featureHash(cps, 0, n, this.hash);
+        table.add(this.hash, this.unit(entry, bytes), 0, wordStart, end - wordStart);
+      }
+      if (!wantChars) continue;
+      let offset = wordStart;
+      for (let k = 0; k < n; k++) {
+        const cp = cps[k]!;
+        const units = cp >= 0x10000 ? 2 : 1;
+        if (isWordCodePoint(cp)) {
+          let charEntry: number;
+          let stop: boolean;
+          if (n === 1) {
+            charEntry = entry;
+            stop = false; // the word itself passed the stop check
+          } else {
+            const info = this.charEntry(cp);
+            charEntry = info >> 1;
+            stop = (info & 1) === 1;
+          }
+          if (!stop) table.add(this.charFeatureHash(cp), this.unit(charEntry, utf8Length(cp)), FEATURE_CHAR, offset, units);
+        }
+        offset += units;
+      }
+    }
+  }
+
+  private weight(index: number): number {
+    if (this.config.weighting === 'uniform') return emphasize(64);
+    return emphasize(this.table.units[index]! * this.table.counts[index]!);
+  }
+
+  fingerprint(text: string): bigint {
+    this.collect(text);
+    const bits = this.config.bits;
+    const sums = new Float64Array(bits);
+    const table = this.table;
+    for (let f = 0; f < table.size; f++) {
+      const weight = this.weight(f);
+      for (let limb = 0; limb < bits >>> 5; limb++) {
+        const word = table.hashes[f * 4 + limb]!;
+        const base = limb << 5;
+        for (let bit = 0; bit < 32; bit++) sums[base + bit] += (word >>> bit) & 1 ? weight : -weight;
+      }
+    }
+    let value = 0n;
+    for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) {
+      let word = 0;
+      for (let bit = 0; bit < 32; bit++) if (sums[(limb << 5) + bit]! > 0) word |= 1 << bit;
+      value = (value << 32n) | BigInt(word >>> 0);
+    }
+    return value;
+  }
+
+  fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
+    const words = this.config.bits >>> 6;
+    texts.forEach((text, i) => {
+      const fp = this.fingerprint(text);
+      out[i * words] = BigInt.asUintN(64, fp);
+      if (words === 2) out[i * words + 1] = fp >> 64n;
+    });
+  }
+
+  features(text: string): PackedFeatures {
+    this.collect(text);
+    const table = this.table;
+    const words = this.config.bits >>> 6;
+    const chunks: Buffer[] = [];
+    const packed: PackedFeatures = {
+      bytes: new Uint8Array(0),
+      ends: new Uint32Array(table.size),
+      weights: new Float64Array(table.size),
+      hashes: new BigUint64Array(table.size * words),
+      kinds: new Uint8Array(table.size),
+      utf16: false,
+    };
+    let offset = 0;
+    for (let f = 0; f < table.size; f++) {
+      const first = table.firsts[f]!;
+      const chunk = Buffer.from(this.normalized.slice(first, first + table.lengths[f]!), 'utf8');
+      chunks.push(chunk);
+      offset += chunk.length;
+      packed.ends[f] = offset;
+      packed.weights[f] = this.weight(f);
+      packed.kinds![f] = table.kinds[f]!;
+      const h = table.hashes;
+      packed.hashes[f * words] = (BigInt(h[f * 4 + 1]! >>> 0) << 32n) | BigInt(h[f * 4]! >>> 0);
+      if (words === 2) packed.hashes[f * words + 1] = (BigInt(h[f * 4 + 3]! >>> 0) << 32n) | BigInt(h[f * 4 + 2]! >>> 0);
+    }
+    packed.bytes = Buffer.concat(chunks);
+    return packed;
+  }
+}

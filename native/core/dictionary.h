@@ -1,0 +1,118 @@
+// The binary jieba dictionary (dict/jieba.dict), read in place. The layout is
+// documented in lib/dictionary.ts, which reads the same file for the TS
+// engine with the same checks. No Node headers: this core builds alone.
+//
+// A Dictionary is immutable once loaded: share it (std::shared_ptr<const
+// Dictionary>) between threads and segmenters freely.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace simhash_zh {
+
+enum class DictError { kOk = 0, kIo, kCorrupt, kVersion };
+
+struct DictStatus {
+  DictError code = DictError::kOk;
+  std::string message;
+};
+
+// Stable JS error code for a DictError ("SIMHASH_ZH_DICT_CORRUPT", ...).
+const char* dict_error_code(DictError code);
+
+constexpr uint32_t kDictFormatVersion = 1;
+constexpr uint32_t kDictHeaderSize = 96;
+constexpr int32_t kLogScale = 1 << 20;
+constexpr int32_t kIdfScale = 1 << 20;
+constexpr int32_t kHmmScale = 1 << 20;
+constexpr int32_t kHmmMissing = 0x7fffffff;
+constexpr uint32_t kHmmFirstCp = 0x4e00;
+constexpr uint32_t kHmmLastCp = 0x9fd5;
+constexpr uint8_t kFlagStop = 1;
+constexpr uint64_t kMaxFreq = 0xffffffffULL;
+
+// Deterministic arithmetic shared with the TS engine (lib/dictionary.ts): only
+// IEEE-754 +, -, *, / in a fixed order, so both get the same bits.
+double det_ln(double x);
+// round(kLogScale * ln(x)) for an integer x >= 1; 0 below 1.
+int32_t det_log_scaled(double x);
+// The largest f >= 1 with det_log_scaled(f) <= target, or 0 if none.
+double det_exp_floor(double target);
+// CRC-32 (zlib's: reflected 0xEDB88320): the file checksum.
+uint32_t crc32(const uint8_t* data, size_t length);
+
+class Dictionary {
+ public:
+  // Copies and validates `size` bytes. Returns nullptr and fills `status` on failure.
+  static std::shared_ptr<const Dictionary> from_bytes(const void* data, size_t size, DictStatus* status);
+  // Maps (or reads) and validates a file.
+  static std::shared_ptr<const Dictionary> from_file(const std::string& path, DictStatus* status);
+  // from_file through a process-wide cache: one mapping per file (path, size and
+  // modification time), shared by every caller while any holds it.
+  static std::shared_ptr<const Dictionary> shared(const std::string& path, DictStatus* status);
+
+  ~Dictionary();
+  Dictionary(const Dictionary&) = delete;
+  Dictionary& operator=(const Dictionary&) = delete;
+
+  // Alphabet id of a code point, 0 when no word contains it.
+  int32_t char_id(uint32_t cp) const {
+    if (cp < 0x10000) return bmp_[cp];
+    return char_id_supp(cp);
+  }
+  // Alphabet ids of U+0000..U+FFFF.
+  const int32_t* bmp() const { return bmp_; }
+  // [base, check, entry] per slot; slot 0 is the root.
+  const int32_t* trie() const { return trie_; }
+  uint32_t trie_slots() const { return trie_slots_; }
+  uint32_t entry_count() const { return entry_count_; }
+  const int32_t* log_freqs() const { return log_freq_; }
+  const uint32_t* freqs() const { return freq_; }
+  int32_t log_freq(int32_t entry) const { return log_freq_[entry]; }
+  uint32_t freq(int32_t entry) const { return freq_[entry]; }
+  // IDF x kIdfScale, -1 when the entry has none.
+  int32_t idf(int32_t entry) const { return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_ ? idf_[entry] : -1; }
+  int32_t idf_median() const { return idf_median_; }
+  bool is_default_stop(int32_t entry) const {
+    return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_ && (flags_[entry] & kFlagStop) != 0;
+  }
+  double total_freq() const { return total_freq_; }
+  int32_t log_total() const { return log_total_; }
+  uint32_t max_word_chars() const { return max_word_chars_; }
+  // [start x4, trans x16, firstCp, count, emit x count*4] as costs (kHmmMissing: impossible).
+  const int32_t* hmm() const { return hmm_; }
+  size_t byte_size() const { return size_; }
+
+ private:
+  Dictionary() = default;
+  bool validate(DictStatus* status);
+  int32_t char_id_supp(uint32_t cp) const;
+
+  // Storage: an owned copy or a read-only mapping.
+  std::unique_ptr<uint64_t[]> owned_;
+  void* mapping_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+
+  const int32_t* bmp_ = nullptr;
+  const uint32_t* supp_ = nullptr;
+  uint32_t supp_count_ = 0;
+  const int32_t* trie_ = nullptr;
+  uint32_t trie_slots_ = 0;
+  const int32_t* log_freq_ = nullptr;
+  const uint32_t* freq_ = nullptr;
+  const int32_t* idf_ = nullptr;
+  const uint8_t* flags_ = nullptr;
+  const int32_t* hmm_ = nullptr;
+  uint32_t entry_count_ = 0;
+  uint32_t alphabet_size_ = 0;
+  uint32_t max_word_chars_ = 0;
+  double total_freq_ = 0;
+  int32_t log_total_ = 0;
+  int32_t idf_median_ = 0;
+};
+
+}  // namespace simhash_zh

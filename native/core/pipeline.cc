@@ -1,0 +1,240 @@
+#include "pipeline.h"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "char_class.h"
+#include "feature_hash.h"
+#include "utf8.h"
+
+namespace simhash_zh {
+namespace {
+
+// The marker that starts a character feature's hashed sequence: outside
+// Unicode, so no word can hash the same way.
+constexpr uint32_t kCharMarker = 0x110000;
+constexpr int64_t kMaxBase = int64_t{1} << 34;
+constexpr int64_t kMaxWeight = int64_t{1} << 26;
+// IDF x 64: the dictionary stores IDF x 2^20.
+constexpr int kIdfShift = 14;
+
+struct Entry {
+  Fingerprint hash;
+  uint32_t count;
+  int64_t unit;       // base weight of one occurrence
+  uint8_t kind;
+  uint32_t first;     // where to find its text: a byte offset into the normalized text
+  uint32_t length;    // ... and its byte length
+};
+
+}  // namespace
+
+int64_t emphasize(int64_t base) {
+  if (base <= 0) return 0;
+  if (base > kMaxBase) base = kMaxBase;
+  int64_t root = static_cast<int64_t>(std::sqrt(static_cast<double>(base)));
+  while (root * root > base) --root;
+  while ((root + 1) * (root + 1) <= base) ++root;
+  const int64_t weight = base * root;
+  return weight > kMaxWeight ? kMaxWeight : weight;
+}
+
+struct DefaultPipeline::Scratch {
+  explicit Scratch(std::shared_ptr<const Dictionary> dictionary) : segmenter(std::move(dictionary)) {}
+  Segmenter segmenter;
+  std::string normalized;
+  std::vector<WordSpan> words;
+  std::vector<uint32_t> cps;
+  std::vector<Entry> entries;
+  std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
+  // Per code point (lazily): its entry as a one-character word, times 2, plus 1 if it is a
+  // stop word. Valid for the scratch's life: its words are fixed.
+  std::unordered_map<uint32_t, int32_t> char_info;
+
+  int32_t char_entry(uint32_t cp, std::string_view ch, bool use_stop_words) {
+    auto found = char_info.find(cp);
+    if (found != char_info.end()) return found->second;
+    const int32_t entry = segmenter.entry_of(ch);
+    const bool stop = use_stop_words && segmenter.is_stop(ch, entry);
+    const int32_t info = entry * 2 + (stop ? 1 : 0);
+    char_info.emplace(cp, info);
+    return info;
+  }
+
+  void reset() {
+    entries.clear();
+    if (slots.size() > 4096) {
+      slots.assign(64, -1);
+    } else {
+      std::fill(slots.begin(), slots.end(), -1);
+      if (slots.empty()) slots.assign(64, -1);
+    }
+  }
+
+  void grow() {
+    slots.assign(slots.size() * 2, -1);
+    const size_t mask = slots.size() - 1;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      size_t at = static_cast<size_t>(entries[i].hash.lo) & mask;
+      while (slots[at] >= 0) at = (at + 1) & mask;
+      slots[at] = static_cast<int32_t>(i);
+    }
+  }
+
+  // Counts one occurrence of a feature.
+  void add(Fingerprint hash, int64_t unit, uint8_t kind, size_t first, size_t length) {
+    if ((entries.size() + 1) * 2 > slots.size()) grow();
+    const size_t mask = slots.size() - 1;
+    size_t at = static_cast<size_t>(hash.lo) & mask;
+    while (slots[at] >= 0) {
+      Entry& entry = entries[static_cast<size_t>(slots[at])];
+      if (entry.hash.lo == hash.lo && entry.hash.hi == hash.hi) {
+        ++entry.count;
+        return;
+      }
+      at = (at + 1) & mask;
+    }
+    slots[at] = static_cast<int32_t>(entries.size());
+    entries.push_back(Entry{hash, 1, unit, kind, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
+  }
+};
+
+DefaultPipeline::DefaultPipeline(std::shared_ptr<const Dictionary> dictionary, PipelineOptions options)
+    : dictionary_(std::move(dictionary)), options_(std::move(options)) {
+  median_idf_ = dictionary_->idf_median() >> kIdfShift;
+  release(acquire());  // builds the first scratch now: user words are checked once
+}
+
+DefaultPipeline::~DefaultPipeline() = default;
+
+std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!pool_.empty()) {
+      auto scratch = std::move(pool_.back());
+      pool_.pop_back();
+      return scratch;
+    }
+  }
+  auto scratch = std::make_unique<Scratch>(dictionary_);
+  for (const auto& [word, freq] : options_.user_words) scratch->segmenter.add_word(word, freq);
+  if (options_.custom_stop_words) scratch->segmenter.set_stop_words(options_.stop_words);
+  return scratch;
+}
+
+void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pool_.push_back(std::move(scratch));
+}
+
+void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
+  normalize(utf8, options_.normalize, s.normalized);
+  s.words.clear();
+  s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
+    s.words.push_back(WordSpan{start, end, entry});
+  });
+  s.reset();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(s.normalized.data());
+  const bool want_words = options_.features != FeatureSet::kChars;
+  const bool want_chars = options_.features != FeatureSet::kWords;
+  auto unit_weight = [&](int32_t entry, size_t byte_length) -> int64_t {
+    switch (options_.weighting) {
+      case Weighting::kTfIdf: {
+        const int32_t idf = entry >= 0 ? dictionary_->idf(entry) : -1;
+        return idf >= 0 ? (idf >> kIdfShift) : median_idf_;
+      }
+      case Weighting::kTf:
+        return 64;
+      case Weighting::kLength:
+        return static_cast<int64_t>(byte_length) * 8;
+      case Weighting::kUniform:
+        return 64;
+    }
+    return 64;
+  };
+  for (const WordSpan& word : s.words) {
+    const std::string_view text(s.normalized.data() + word.start, word.end - word.start);
+    s.cps.clear();
+    bool has_word_char = false;
+    for (size_t i = word.start; i < word.end;) {
+      const uint32_t cp = decode_utf8(bytes, word.end, i);
+      s.cps.push_back(cp);
+      has_word_char = has_word_char || is_word_code_point(cp);
+    }
+    if (!has_word_char) continue;
+    if (options_.use_stop_words && s.segmenter.is_stop(text, word.entry)) continue;
+    if (want_words) {
+      s.add(feature_hash(s.cps.data(), s.cps.size()), unit_weight(word.entry, text.size()), kFeatureWord,
+            word.start, text.size());
+    }
+    if (!want_chars) continue;
+    size_t offset = word.start;
+    for (const uint32_t cp : s.cps) {
+      size_t next = offset;
+      decode_utf8(bytes, word.end, next);
+      const std::string_view ch(s.normalized.data() + offset, next - offset);
+      if (is_word_code_point(cp)) {
+        // A one-character word already passed the stop-word check.
+        int32_t entry = word.entry;
+        bool stop = false;
+        if (s.cps.size() > 1) {
+          const int32_t info = s.char_entry(cp, ch, options_.use_stop_words);
+          entry = info >> 1;  // arithmetic shift: -1 stays -1
+          stop = (info & 1) != 0;
+        }
+        if (!stop) {
+          const uint32_t marked[2] = {kCharMarker, cp};
+          s.add(feature_hash(marked, 2), unit_weight(entry, ch.size()), kFeatureChar, offset, ch.size());
+        }
+      }
+      offset = next;
+    }
+  }
+}
+
+Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
+  auto scratch = acquire();
+  collect(utf8, *scratch);
+  int64_t sums[128] = {0};
+  const int bits = options_.bits;
+  for (const Entry& entry : scratch->entries) {
+    const int64_t weight = options_.weighting == Weighting::kUniform
+                               ? emphasize(64)
+                               : emphasize(entry.unit * static_cast<int64_t>(entry.count));
+    for (int i = 0; i < bits; ++i) {
+      const uint64_t word = i < 64 ? entry.hash.lo : entry.hash.hi;
+      sums[i] += ((word >> (i & 63)) & 1U) ? weight : -weight;
+    }
+  }
+  release(std::move(scratch));
+  Fingerprint result;
+  for (int i = 0; i < bits; ++i) {
+    if (sums[i] > 0) {
+      if (i < 64) {
+        result.lo |= 1ULL << i;
+      } else {
+        result.hi |= 1ULL << (i - 64);
+      }
+    }
+  }
+  return result;
+}
+
+FeatureList DefaultPipeline::features(std::string_view utf8) const {
+  auto scratch = acquire();
+  collect(utf8, *scratch);
+  FeatureList list;
+  for (const Entry& entry : scratch->entries) {
+    const int64_t weight = options_.weighting == Weighting::kUniform
+                               ? emphasize(64)
+                               : emphasize(entry.unit * static_cast<int64_t>(entry.count));
+    Fingerprint hash = entry.hash;
+    if (options_.bits == 64) hash.hi = 0;
+    list.add(std::string_view(scratch->normalized.data() + entry.first, entry.length),
+             static_cast<double>(weight), hash, entry.kind);
+  }
+  release(std::move(scratch));
+  return list;
+}
+
+}  // namespace simhash_zh

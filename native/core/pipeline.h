@@ -1,0 +1,68 @@
+// The default fingerprint pipeline: normalize (markup, width, case), segment
+// with jieba's algorithm, drop punctuation and stop words, weight the word and
+// character features, hash them (MurmurHash3_x86_128 over code points) and
+// sum the weights per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dictionary.h"
+#include "fingerprinter.h"
+#include "normalize.h"
+#include "segmenter.h"
+
+namespace simhash_zh {
+
+enum class Weighting { kTfIdf = 0, kTf = 1, kLength = 2, kUniform = 3 };
+enum class FeatureSet { kMixed = 0, kWords = 1, kChars = 2 };
+
+struct PipelineOptions {
+  int bits = 64;
+  NormalizeOptions normalize;
+  Weighting weighting = Weighting::kTfIdf;
+  FeatureSet features = FeatureSet::kMixed;
+  bool hmm = false;
+  bool use_stop_words = true;        // false: keep every word
+  bool custom_stop_words = false;    // true: `stop_words` replaces the default list
+  std::vector<std::string> stop_words;
+  // Words added to the dictionary, in order (freq < 0: jieba's suggested frequency).
+  std::vector<std::pair<std::string, double>> user_words;
+};
+
+// Feature kinds, as tokens() reports them.
+constexpr uint8_t kFeatureWord = 0;
+constexpr uint8_t kFeatureChar = 1;
+
+// The weight of a feature from its base weight: base^1.5 (base * isqrt(base)),
+// capped at 2^26 so that sums stay exact in both engines.
+int64_t emphasize(int64_t base);
+
+class DefaultPipeline final : public Fingerprinter {
+ public:
+  DefaultPipeline(std::shared_ptr<const Dictionary> dictionary, PipelineOptions options);
+  ~DefaultPipeline() override;
+
+  int bits() const override { return options_.bits; }
+  Fingerprint fingerprint(std::string_view utf8) const override;
+  FeatureList features(std::string_view utf8) const override;
+
+  struct Scratch;
+
+ private:
+  std::unique_ptr<Scratch> acquire() const;
+  void release(std::unique_ptr<Scratch> scratch) const;
+  void collect(std::string_view utf8, Scratch& s) const;
+
+  std::shared_ptr<const Dictionary> dictionary_;
+  PipelineOptions options_;
+  int64_t median_idf_;
+  // One scratch (segmenter, buffers) per concurrent caller: segmenters are not thread-safe.
+  mutable std::mutex mutex_;
+  mutable std::vector<std::unique_ptr<Scratch>> pool_;
+};
+
+}  // namespace simhash_zh

@@ -1,0 +1,643 @@
+// Mirrors lib/js/segmenter.ts step by step: keep the two in sync.
+#include "segmenter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace simhash_zh {
+namespace {
+
+constexpr uint64_t kOverlayKey = 0x110000;
+constexpr int32_t kLookup = -2;  // emit(): look the entry up when entries are wanted
+
+inline bool is_ascii_alnum(uint32_t c) {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+// jieba-rs RE_HAN_DEFAULT: CJK ideographs, ASCII letters and digits, `+#&._%-`.
+inline bool is_han_default(uint32_t cp) {
+  if (cp < 0x80) {
+    return is_ascii_alnum(cp) || cp == '+' || cp == '#' || cp == '&' || cp == '.' || cp == '_' || cp == '%' ||
+           cp == '-';
+  }
+  if (cp < 0x3400) return false;
+  if (cp <= 0x9fff) return cp >= 0x4e00 || cp <= 0x4dbf;
+  if (cp < 0x20000) return cp >= 0xf900 && cp <= 0xfaff;
+  return cp <= 0x2a6df || (cp >= 0x2a700 && cp <= 0x2ebef) || (cp >= 0x2f800 && cp <= 0x2fa1f);
+}
+
+}  // namespace
+
+Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
+    : dict_(std::move(dict)),
+      trie_(dict_->trie()),
+      bmp_(dict_->bmp()),
+      base_entries_(static_cast<int32_t>(dict_->entry_count())),
+      log_freq_(dict_->log_freqs()),
+      freq_(dict_->freqs()),
+      total_(dict_->total_freq()),
+      log_total_(dict_->log_total()),
+      max_word_chars_(dict_->max_word_chars()),
+      viterbi_(dict_->hmm()) {
+  grow_window(256);
+  e_end_.resize(1024);
+  e_entry_.resize(1024);
+  e_lf_.resize(1024);
+  v_cp_.resize(256);
+  v_off_.resize(257);
+}
+
+// ---------------------------------------------------------------------------
+// Decoding: the same rule as native/core/utf16.cc and the TS engine.
+
+uint32_t Segmenter::decode(size_t pos, size_t* next) const {
+  const unsigned char* b = p_;
+  const size_t n = n_;
+  const unsigned char c = b[pos];
+  if (c < 0x80) {
+    *next = pos + 1;
+    return c;
+  }
+  *next = pos + 1;
+  if (c >= 0xc2 && c <= 0xdf) {
+    if (pos + 1 < n && (b[pos + 1] & 0xc0) == 0x80) {
+      *next = pos + 2;
+      return ((c & 0x1fu) << 6) | (b[pos + 1] & 0x3fu);
+    }
+  } else if (c >= 0xe0 && c <= 0xef) {
+    if (pos + 2 < n && (b[pos + 1] & 0xc0) == 0x80 && (b[pos + 2] & 0xc0) == 0x80) {
+      const uint32_t cp = ((c & 0x0fu) << 12) | ((b[pos + 1] & 0x3fu) << 6) | (b[pos + 2] & 0x3fu);
+      if (cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff)) {
+        *next = pos + 3;
+        return cp;
+      }
+    }
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    if (pos + 3 < n && (b[pos + 1] & 0xc0) == 0x80 && (b[pos + 2] & 0xc0) == 0x80 && (b[pos + 3] & 0xc0) == 0x80) {
+      const uint32_t cp = ((c & 0x07u) << 18) | ((b[pos + 1] & 0x3fu) << 12) | ((b[pos + 2] & 0x3fu) << 6) |
+                          (b[pos + 3] & 0x3fu);
+      if (cp >= 0x10000 && cp <= 0x10ffff) {
+        *next = pos + 4;
+        return cp;
+      }
+    }
+  }
+  return 0xfffd;
+}
+
+// ---------------------------------------------------------------------------
+// Dictionary access (base + this segmenter's additions).
+
+int32_t Segmenter::lookup(size_t start, size_t end) const {
+  const int32_t* trie = trie_;
+  int32_t s = 0;
+  size_t pos = start;
+  size_t next = pos;
+  while (pos < end) {
+    const int32_t c = char_id(decode(pos, &next));
+    if (c == 0) break;
+    const int32_t t = trie[3 * s] + c;
+    if (trie[3 * t + 1] != s) break;
+    s = t;
+    pos = next;
+  }
+  if (pos == end && trie[3 * s + 2] >= 0) return trie[3 * s + 2];
+  if (ov_child_.empty()) return -1;
+  int32_t node = 0;
+  pos = start;
+  while (pos < end) {
+    const uint32_t cp = decode(pos, &next);
+    auto child = ov_child_.find(static_cast<uint64_t>(node) * kOverlayKey + cp);
+    if (child == ov_child_.end()) return -1;
+    node = child->second;
+    pos = next;
+  }
+  return ov_entry_[node];
+}
+
+void Segmenter::emit(size_t start, size_t end, int32_t entry) {
+  if (stop_) return;
+  if (entry == kLookup) entry = want_entries_ ? lookup(start, end) : -1;
+  batch_[batch_count_++] = WordSpan{start, end, entry};
+  if (batch_count_ == kBatch) {
+    flush_(ctx_, batch_, batch_count_);
+    batch_count_ = 0;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Segmentation.
+
+void Segmenter::run(std::string_view utf8, int flags, Flush flush, void* ctx) {
+  p_ = reinterpret_cast<const unsigned char*>(utf8.data());
+  n_ = utf8.size();
+  flush_ = flush;
+  ctx_ = ctx;
+  batch_count_ = 0;
+  stop_ = false;
+  want_entries_ = (flags & kSegmentEntries) != 0;
+  const bool hmm = (flags & kSegmentHmm) != 0;
+  const bool longest = (flags & kSegmentLongest) != 0;
+  const size_t n = n_;
+  size_t pos = 0;
+  while (pos < n && !stop_) {
+    size_t next;
+    const uint32_t cp = decode(pos, &next);
+    if (is_han_default(cp)) {
+      pos = block(pos, hmm, longest);
+      continue;
+    }
+    size_t end = next;
+    if (cp == 0x0d && end < n && p_[end] == 0x0a) end++;
+    emit(pos, end, want_entries_ ? kLookup : -1);
+    pos = end;
+  }
+  if (batch_count_ > 0 && !stop_) flush_(ctx_, batch_, batch_count_);
+  batch_count_ = 0;
+  stop_ = false;
+  p_ = nullptr;
+  n_ = 0;
+}
+
+// Decodes the block's characters up to window index k and a few past it, in
+// one tight loop (the walks look ahead character by character).
+bool Segmenter::decode_more(size_t k) {
+  if (block_done_) return false;
+  const size_t want = k + 32;
+  if (want + 1 >= w_cp_.size()) grow_window(want + 2);
+  uint32_t* w_cp = w_cp_.data();
+  int32_t* w_id = w_id_.data();
+  size_t* w_off = w_off_.data();
+  const int32_t* bmp = bmp_;
+  size_t h = have_;
+  size_t pos = dec_pos_;
+  const size_t n = n_;
+  const unsigned char* p = p_;
+  while (h <= want) {
+    if (pos >= n) {
+      block_done_ = true;
+      break;
+    }
+    uint32_t cp = p[pos];
+    size_t next = pos + 1;
+    if (cp >= 0x80) cp = decode(pos, &next);
+    if (!is_han_default(cp)) {
+      block_done_ = true;
+      break;
+    }
+    w_cp[h] = cp;
+    w_id[h] = cp < 0x10000 ? bmp[cp] : dict_->char_id(cp);
+    w_off[h] = pos;
+    pos = next;
+    h++;
+  }
+  w_off[h] = pos;
+  have_ = h;
+  dec_pos_ = pos;
+  return k < h;
+}
+
+void Segmenter::grow_window(size_t size) {
+  const size_t cap = std::max(size, w_cp_.size() * 2);
+  w_cp_.resize(cap);
+  w_id_.resize(cap);
+  s_entry_.resize(cap);
+  w_off_.resize(cap + 1);
+  e_start_.resize(cap + 1);
+  r_score_.resize(cap + 1);
+  r_end_.resize(cap + 1);
+  r_entry_.resize(cap + 1);
+}
+
+size_t Segmenter::block(size_t start, bool hmm, bool longest) {
+  have_ = 0;
+  block_done_ = false;
+  dec_pos_ = start;
+  p_active_ = false;
+  p_count_ = 0;
+  const int32_t* trie = trie_;
+  const bool overlay = !ov_child_.empty();
+  size_t from = 0;
+  size_t i = 0;
+  uint32_t edges = 0;
+  size_t reach = 0;
+  auto add_edge = [this](uint32_t count, size_t end, int32_t entry, int32_t lf) {
+    if (count >= e_end_.size()) {
+      e_end_.resize(e_end_.size() * 2);
+      e_entry_.resize(e_end_.size());
+      e_lf_.resize(e_end_.size());
+    }
+    e_end_[count] = static_cast<uint32_t>(end);
+    e_entry_[count] = entry;
+    e_lf_[count] = lf;
+    return count + 1;
+  };
+  for (;;) {
+    if (!ensure(i) || stop_) {
+      e_start_[i] = edges;
+      if (i > from) window(from, i, hmm, longest);
+      break;
+    }
+    // The DAG: every dictionary word starting at i.
+    e_start_[i] = edges;
+    const uint32_t first = edges;
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
+    // The second step of a walk usually misses the cache: start loading the
+    // one of a walk two characters ahead now.
+    if (i + 3 < have_ || ensure(i + 3)) {
+      const int32_t c1 = w_id_[i + 2];
+      const int32_t c2 = w_id_[i + 3];
+      const int32_t t1 = trie[0] + c1;
+      if (c1 != 0 && c2 != 0 && trie[3 * t1 + 1] == 0) __builtin_prefetch(trie + 3 * (trie[3 * t1] + c2));
+    }
+#endif
+    int32_t single = -1;
+    int32_t s = 0;
+    size_t j = i;
+    while (j < have_ || ensure(j)) {
+      const int32_t c = w_id_[j];
+      if (c == 0) break;
+      const int32_t t = trie[3 * s] + c;
+      if (trie[3 * t + 1] != s) break;
+      s = t;
+      const int32_t e = trie[3 * t + 2];
+      if (e >= 0) {
+        if (j == i) single = e;
+        const int32_t lf = e < base_entries_ ? log_freq_[e] : ov_log_freq_[e - base_entries_];
+        if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
+      }
+      j++;
+    }
+    if (overlay) {
+      int32_t node = 0;
+      j = i;
+      while (ensure(j)) {
+        auto child = ov_child_.find(static_cast<uint64_t>(node) * kOverlayKey + w_cp_[j]);
+        if (child == ov_child_.end()) break;
+        node = child->second;
+        const int32_t e = ov_entry_[node];
+        if (e >= 0) {
+          if (j == i) single = e;
+          const int32_t lf = ov_log_freq_[e - base_entries_];
+          if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
+        }
+        j++;
+      }
+    }
+    s_entry_[i] = single;
+    if (edges == first) edges = add_edge(edges, i + 1, single, 0);
+    if (i == from && edges == first + 1 && e_end_[first] == i + 1) {
+      // Fast path: a window of one character with one way through it; window() would do this.
+      if (hmm || is_ascii_alnum(w_cp_[i])) {
+        if (!p_active_) {
+          p_active_ = true;
+          p_start_ = w_off_[i];
+          p_entry_ = e_entry_[first];
+        }
+        p_count_++;
+      } else {
+        if (hmm) {
+          flush_run(w_off_[i]);
+        } else {
+          flush_ascii(w_off_[i]);
+        }
+        emit(w_off_[i], w_off_[i + 1], e_entry_[first]);
+      }
+      i++;
+      from = i;
+      edges = 0;
+      reach = i;
+      if (from >= 4096) compact(from, i, reach);
+      continue;
+    }
+    for (uint32_t k = first; k < edges; k++) {
+      if (e_end_[k] > reach) reach = e_end_[k];
+    }
+    i++;
+    if (reach <= i || i - from >= kWindowCap) {
+      e_start_[i] = edges;
+      window(from, i, hmm, longest);
+      from = i;
+      edges = 0;
+      reach = i;
+      if (from >= 4096) compact(from, i, reach);
+    }
+  }
+  const size_t end = dec_pos_;
+  if (hmm) {
+    flush_run(end);
+  } else {
+    flush_ascii(end);
+  }
+  return end;
+}
+
+// Moves the characters decoded past a cut at `from` (== i == reach) to the front.
+void Segmenter::compact(size_t& from, size_t& i, size_t& reach) {
+  const size_t keep = have_ - from;
+  std::memmove(w_cp_.data(), w_cp_.data() + from, keep * sizeof(uint32_t));
+  std::memmove(w_id_.data(), w_id_.data() + from, keep * sizeof(int32_t));
+  std::memmove(w_off_.data(), w_off_.data() + from, (keep + 1) * sizeof(size_t));
+  have_ = keep;
+  i = 0;
+  from = 0;
+  reach = 0;
+}
+
+void Segmenter::window(size_t from, size_t m, bool hmm, bool longest) {
+  const uint32_t* e_start = e_start_.data();
+  const uint32_t* e_end = e_end_.data();
+  const int32_t* e_lf = e_lf_.data();
+  const int32_t* e_entry = e_entry_.data();
+  int64_t* r_score = r_score_.data();
+  uint32_t* r_end = r_end_.data();
+  int32_t* r_entry = r_entry_.data();
+  const int64_t log_total = log_total_;
+  r_score[m] = 0;
+  for (size_t x = m; x-- > from;) {
+    int64_t best = INT64_MIN;
+    int64_t best_end = -1;
+    int32_t best_entry = -1;
+    const uint32_t to = e_start[x + 1];
+    for (uint32_t k = e_start[x]; k < to; k++) {
+      const uint32_t y = e_end[k];
+      if (y > m) continue;
+      if (longest) {
+        if (static_cast<int64_t>(y) > best_end) {
+          best_end = y;
+          best_entry = e_entry[k];
+        }
+        continue;
+      }
+      const int64_t score = e_lf[k] - log_total + r_score[y];
+      if (best_end < 0 || score > best || (score == best && static_cast<int64_t>(y) > best_end)) {
+        best = score;
+        best_end = y;
+        best_entry = e_entry[k];
+      }
+    }
+    if (best_end < 0) {
+      best_end = static_cast<int64_t>(x) + 1;
+      best = -log_total + r_score[x + 1];
+      best_entry = s_entry_[x];
+    }
+    r_score[x] = best;
+    r_end[x] = static_cast<uint32_t>(best_end);
+    r_entry[x] = best_entry;
+  }
+  const size_t* w_off = w_off_.data();
+  size_t x = from;
+  while (x < m) {
+    const size_t y = r_end[x];
+    if (y == x + 1 && (hmm || is_ascii_alnum(w_cp_[x]))) {
+      if (!p_active_) {
+        p_active_ = true;
+        p_start_ = w_off[x];
+        p_entry_ = r_entry[x];
+      }
+      p_count_++;
+    } else {
+      if (hmm) {
+        flush_run(w_off[x]);
+      } else {
+        flush_ascii(w_off[x]);
+      }
+      emit(w_off[x], w_off[y], r_entry[x]);
+    }
+    x = y;
+  }
+}
+
+void Segmenter::flush_ascii(size_t end) {
+  if (!p_active_) return;
+  emit(p_start_, end, p_count_ == 1 ? p_entry_ : kLookup);
+  p_active_ = false;
+  p_count_ = 0;
+}
+
+void Segmenter::flush_run(size_t end) {
+  if (!p_active_) return;
+  const size_t start = p_start_;
+  const size_t count = p_count_;
+  p_active_ = false;
+  p_count_ = 0;
+  if (count == 1) {
+    emit(start, end, p_entry_);
+    return;
+  }
+  if (count <= max_word_chars_) {
+    const int32_t e = lookup(start, end);
+    if (e >= 0 && entry_log_freq(e) >= 0) {
+      for (size_t pos = start; pos < end;) {
+        size_t next;
+        decode(pos, &next);
+        emit(pos, next, kLookup);
+        pos = next;
+      }
+      return;
+    }
+  }
+  hmm_cut(start, end);
+}
+
+void Segmenter::hmm_cut(size_t start, size_t end) {
+  size_t pos = start;
+  while (pos < end) {
+    size_t next;
+    uint32_t cp = decode(pos, &next);
+    if (!is_hmm_han(cp)) {
+      size_t q = next;
+      while (q < end) {
+        cp = decode(q, &next);
+        if (is_hmm_han(cp)) break;
+        q = next;
+      }
+      skip_split(pos, q);
+      pos = q;
+      continue;
+    }
+    size_t count = 0;
+    size_t q = pos;
+    while (q < end && count < kViterbiCap) {
+      cp = decode(q, &next);
+      if (!is_hmm_han(cp)) break;
+      if (count + 1 >= v_cp_.size()) {
+        v_cp_.resize(v_cp_.size() * 2);
+        v_off_.resize(v_cp_.size() + 1);
+      }
+      v_cp_[count] = cp;
+      v_off_[count] = q;
+      count++;
+      q = next;
+    }
+    v_off_[count] = q;
+    if (count == 1) {
+      emit(pos, q, kLookup);
+    } else {
+      viterbi_cut(count);
+    }
+    pos = q;
+  }
+}
+
+void Segmenter::viterbi_cut(size_t count) {
+  viterbi_.decode(v_cp_.data(), count);
+  const uint8_t* states = viterbi_.states();
+  const size_t* off = v_off_.data();
+  size_t begin = 0;
+  size_t next = 0;
+  for (size_t i = 0; i < count; i++) {
+    const uint8_t state = states[i];
+    if (state == kStateB) {
+      begin = i;
+    } else if (state == kStateE) {
+      emit(off[begin], off[i + 1], kLookup);
+      next = i + 1;
+    } else if (state == kStateS) {
+      emit(off[i], off[i + 1], kLookup);
+      next = i + 1;
+    }
+  }
+  if (next < count) emit(off[next], off[count], kLookup);
+}
+
+// jieba's finalseg re_skip split, `([a-zA-Z0-9]+(?:.\d+)?%?)` (jieba-rs 0.10: any char for `.`).
+void Segmenter::skip_split(size_t start, size_t end) {
+  const unsigned char* b = p_;
+  size_t cur = start;
+  while (cur < end) {
+    size_t a = cur;
+    while (a < end && !is_ascii_alnum(b[a])) {
+      size_t next;
+      decode(a, &next);
+      a = next;
+    }
+    if (a >= end) {
+      emit(cur, end, kLookup);
+      return;
+    }
+    if (a > cur) emit(cur, a, kLookup);
+    size_t m = a + 1;
+    while (m < end && is_ascii_alnum(b[m])) m++;
+    if (m < end) {
+      size_t d0;
+      decode(m, &d0);
+      size_t d = d0;
+      while (d < end && b[d] >= 0x30 && b[d] <= 0x39) d++;
+      if (d > d0) m = d;
+    }
+    if (m < end && b[m] == 0x25) m++;
+    emit(a, m, kLookup);
+    cur = m;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Words and stop words.
+
+int32_t Segmenter::entry_of(std::string_view word) {
+  if (word.empty()) return -1;
+  // May run inside a visitor of for_each_word: keep the input being segmented.
+  const unsigned char* saved_p = p_;
+  const size_t saved_n = n_;
+  p_ = reinterpret_cast<const unsigned char*>(word.data());
+  n_ = word.size();
+  const int32_t e = lookup(0, n_);
+  p_ = saved_p;
+  n_ = saved_n;
+  return e;
+}
+
+double Segmenter::entry_freq(int32_t entry) const {
+  if (entry < 0) return 0;
+  if (entry < base_entries_) return freq_[entry];
+  const size_t k = static_cast<size_t>(entry - base_entries_);
+  return k < ov_freq_.size() ? ov_freq_[k] : 0;
+}
+
+void Segmenter::own_freqs() {
+  if (!own_log_freq_.empty() || base_entries_ == 0) return;
+  own_log_freq_.assign(log_freq_, log_freq_ + base_entries_);
+  own_freq_.assign(freq_, freq_ + base_entries_);
+  log_freq_ = own_log_freq_.data();
+  freq_ = own_freq_.data();
+}
+
+double Segmenter::add_word(std::string_view word, double freq) {
+  if (p_ != nullptr) return -1;  // not while segmenting (e.g. from a visitor)
+  if (freq < 0) freq = suggest_freq(word);
+  const double f = std::min(freq, static_cast<double>(kMaxFreq));
+  const int32_t lf = f > 0 ? det_log_scaled(f) : -1;
+  const int32_t entry = entry_of(word);
+  // Code points of the word, decoded as everywhere else.
+  std::vector<uint32_t> cps;
+  p_ = reinterpret_cast<const unsigned char*>(word.data());
+  n_ = word.size();
+  for (size_t pos = 0; pos < n_;) {
+    size_t next;
+    cps.push_back(decode(pos, &next));
+    pos = next;
+  }
+  p_ = nullptr;
+  n_ = 0;
+  if (entry >= 0 && entry < base_entries_) {
+    own_freqs();
+    total_ += f - own_freq_[entry];
+    own_freq_[entry] = static_cast<uint32_t>(f);
+    own_log_freq_[entry] = lf;
+  } else if (entry >= 0) {
+    const size_t k = static_cast<size_t>(entry - base_entries_);
+    total_ += f - ov_freq_[k];
+    ov_freq_[k] = static_cast<uint32_t>(f);
+    ov_log_freq_[k] = lf;
+  } else {
+    int32_t node = 0;
+    for (uint32_t cp : cps) {
+      const uint64_t key = static_cast<uint64_t>(node) * kOverlayKey + cp;
+      auto found = ov_child_.find(key);
+      if (found == ov_child_.end()) {
+        const int32_t child = static_cast<int32_t>(ov_entry_.size());
+        ov_entry_.push_back(-1);
+        ov_child_.emplace(key, child);
+        node = child;
+      } else {
+        node = found->second;
+      }
+    }
+    ov_entry_[node] = base_entries_ + static_cast<int32_t>(ov_freq_.size());
+    ov_freq_.push_back(static_cast<uint32_t>(f));
+    ov_log_freq_.push_back(lf);
+    total_ += f;
+  }
+  if (f > 0 && cps.size() > max_word_chars_) max_word_chars_ = static_cast<uint32_t>(cps.size());
+  log_total_ = det_log_scaled(total_);
+  return f;
+}
+
+double Segmenter::suggest_freq(std::string_view word) {
+  struct Acc {
+    Segmenter* self;
+    int64_t target;
+  } acc{this, log_total_};
+  segment(word, kSegmentEntries, [&acc](size_t, size_t, int32_t e) {
+    const int32_t lf = e >= 0 ? acc.self->entry_log_freq(e) : -1;
+    acc.target += (lf >= 0 ? lf : 0) - static_cast<int64_t>(acc.self->log_total_);
+  });
+  const double current = entry_freq(entry_of(word));
+  return std::max(det_exp_floor(static_cast<double>(acc.target)) + 1, current > 0 ? current : 1.0);
+}
+
+void Segmenter::set_stop_words(const std::vector<std::string>& words) {
+  stop_set_.clear();
+  stop_set_.insert(words.begin(), words.end());
+  has_stop_set_ = true;
+}
+
+bool Segmenter::is_stop(std::string_view word, int32_t entry) const {
+  if (has_stop_set_) return stop_set_.count(std::string(word)) != 0;
+  return entry < base_entries_ && dict_->is_default_stop(entry);
+}
+
+bool Segmenter::is_stop_word(std::string_view word) { return is_stop(word, has_stop_set_ ? -1 : entry_of(word)); }
+
+}  // namespace simhash_zh

@@ -1,0 +1,327 @@
+'use strict';
+// The `simhash-zh` command (dist/cli/main.js), spawned as users run it: exact outputs on small
+// inputs, the bundled sample, exit codes and bad input.
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { lib } = require('./engines');
+
+const ROOT = path.join(__dirname, '..');
+const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
+const SAMPLE = path.join(ROOT, 'examples', 'news.jsonl');
+
+/** Runs the CLI; returns { code, stdout, stderr } (stdout as a string, or a Buffer with raw). */
+function run(args, { input, cwd = ROOT, env } = {}) {
+  const result = spawnSync(process.execPath, [MAIN, ...args], {
+    cwd,
+    input: input ?? '',
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (result.error) throw result.error;
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** run(), without waiting: for checks that can go in parallel. */
+function runAsync(args, { cwd = ROOT } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function jsonLines(text) {
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+}
+
+const TEXTS = [
+  '临江市地铁5号线一期工程今天上午9时正式开通运营。',
+  'Mixed 中英文 text, with ＦＵＬＬ-width letters！',
+  '',
+  '<p>HTML&nbsp;标记 &amp; 实体</p>',
+];
+
+// What `dedup examples/news.jsonl --report` finds: each repost, markup, width/punctuation and edited
+// copy, with the story it copies (the first record of that story) and the distance.
+const SAMPLE_DUPLICATES = [
+  ['n09', 'n01', 'repost: a source line above the text'],
+  ['n12', 'n04', 'HTML markup and entities'],
+  ['n15', 'n02', 'full-width digits, ASCII punctuation'],
+  ['n19', 'n03', 'one sentence rewritten'],
+  ['n22', 'n01', 'HTML markup'],
+  ['n25', 'n06', 'one sentence edited'],
+  ['n28', 'n07', 'full-width digits'],
+  ['n31', 'n11', 'repost: boilerplate before and after'],
+  ['n34', 'n10', 'ASCII punctuation'],
+  ['n37', 'n14', 'a number changed'],
+  ['n40', 'n23', 'repost: a prefix'],
+  ['n43', 'n17', 'HTML markup and an editor line'],
+  ['n45', 'n27', 'one sentence edited'],
+  ['n47', 'n30', 'full-width digits'],
+  ['n49', 'n35', 'repost: a prefix'],
+  ['n51', 'n46', 'a sentence edited, ASCII punctuation'],
+  ['n52', 'n18', 'HTML markup and a source line'],
+  ['n53', 'n01', 'full-width digits, ASCII punctuation'],
+];
+
+describe('cli', function () {
+  this.timeout(60000);
+  let tmp;
+  const sampleRecords = fs.readFileSync(SAMPLE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+  before(function () {
+    assert.ok(fs.existsSync(MAIN), 'dist/cli/main.js is built (npm run build:ts)');
+    assert.equal(fs.readFileSync(MAIN, 'utf8').split('\n')[0], '#!/usr/bin/env node');
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-cli-'));
+  });
+  after(function () {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  describe('fingerprint', function () {
+    it('writes the API fingerprint of each line, ids = line numbers', function () {
+      const simhash = new lib.SimHash();
+      const { code, stdout, stderr } = run(['fingerprint'], { input: TEXTS.join('\n') + '\n' });
+      assert.equal(code, 0, stderr);
+      assert.equal(stderr, '');
+      assert.deepEqual(jsonLines(stdout), TEXTS.map((text, i) => ({ id: i + 1, fingerprint: simhash.hex(text) })));
+    });
+
+    it('TSV, a preset at 128 bits, the TS engine', function () {
+      const simhash = new lib.SimHash({ preset: 'mysimhash', bits: 128 });
+      const { code, stdout } = run(['fingerprint', '--format', 'tsv', '--preset', 'mysimhash', '--bits', '128', '--backend', 'js'],
+        { input: TEXTS.join('\n') });
+      assert.equal(code, 0);
+      assert.equal(stdout, TEXTS.map((text, i) => `${i + 1}\t${simhash.hex(text)}\n`).join(''));
+    });
+
+    it('JSONL: --field (repeatable) and --id; a BOM and CRLF line endings are read as such', function () {
+      const file = path.join(tmp, 'crlf.jsonl');
+      fs.writeFileSync(file, '\ufeff{"key":"a","title":"标题","body":"正文一"}\r\n\r\n{"key":7,"title":"T","body":"正文二"}\r\n');
+      const simhash = new lib.SimHash();
+      const { code, stdout, stderr } = run(['fingerprint', file, '--field', 'title', '--field', 'body', '--id', 'key']);
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(jsonLines(stdout), [
+        { id: 'a', fingerprint: simhash.hex('标题\n正文一') },
+        { id: 7, fingerprint: simhash.hex('T\n正文二') },
+      ]);
+    });
+
+    it('several files: ids are file:line; - is stdin', function () {
+      const file = path.join(tmp, 'two.txt');
+      fs.writeFileSync(file, '第一行\n第二行\n');
+      const simhash = new lib.SimHash();
+      const { code, stdout } = run(['fingerprint', file, '-'], { input: '标准输入' });
+      assert.equal(code, 0);
+      assert.deepEqual(jsonLines(stdout), [
+        { id: `${file}:1`, fingerprint: simhash.hex('第一行') },
+        { id: `${file}:2`, fingerprint: simhash.hex('第二行') },
+        { id: '<stdin>:1', fingerprint: simhash.hex('标准输入') },
+      ]);
+    });
+
+    it('invalid UTF-8 on stdin decodes to U+FFFD, never a crash', function () {
+      const bytes = Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xe4, 0xbd, 0x0a, 0xc0, 0xaf, 0xe4, 0xb8, 0xad, 0xed, 0xa0, 0x80, 0x0a]);
+      const expected = bytes.toString('utf8').split('\n').filter(Boolean);
+      assert.ok(expected[0].includes('\ufffd'));
+      const simhash = new lib.SimHash();
+      const { code, stdout, stderr } = run(['fingerprint'], { input: bytes });
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(jsonLines(stdout), expected.map((text, i) => ({ id: i + 1, fingerprint: simhash.hex(text) })));
+      const seg = run(['segment'], { input: bytes });
+      assert.equal(seg.code, 0, seg.stderr);
+      assert.deepEqual(jsonLines(seg.stdout)[0].words.join(''), expected[0]);
+    });
+  });
+
+  describe('dedup on examples/news.jsonl', function () {
+    it('--report names each near-duplicate, the story it copies and the distance', function () {
+      const { code, stdout, stderr } = run(['dedup', 'examples/news.jsonl', '--report']);
+      assert.equal(code, 0, stderr);
+      const rows = jsonLines(stdout);
+      assert.deepEqual(rows.map((r) => [r.id, r.duplicateOf]), SAMPLE_DUPLICATES.map(([id, of]) => [id, of]));
+      for (const row of rows) assert.ok(row.distance >= 0 && row.distance <= 3, JSON.stringify(row));
+      // The same as the library's dedup of the texts.
+      const result = lib.dedup(sampleRecords.map((r) => r.text));
+      assert.deepEqual(rows, result.duplicates.map((d) => ({ id: sampleRecords[d.index].id, duplicateOf: sampleRecords[d.of].id, distance: d.distance })));
+    });
+
+    it('writes the kept records byte for byte; --sample reads the same file; distinct stories are all kept', function () {
+      const dropped = new Set(SAMPLE_DUPLICATES.map(([id]) => id));
+      const lines = fs.readFileSync(SAMPLE, 'utf8').split('\n').filter(Boolean);
+      const expected = lines.filter((line) => !dropped.has(JSON.parse(line).id)).join('\n') + '\n';
+      const a = run(['dedup', 'examples/news.jsonl']);
+      assert.equal(a.code, 0, a.stderr);
+      assert.equal(a.stdout, expected);
+      const b = run(['dedup', '--sample'], { cwd: tmp });
+      assert.equal(b.stdout, expected);
+      assert.equal(jsonLines(expected).length, 35);
+    });
+
+    it('TSV report; --max-distance 0 keeps the edited copies', function () {
+      const { code, stdout } = run(['dedup', '--sample', '--report', '--format', 'tsv', '-k', '0']);
+      assert.equal(code, 0);
+      const rows = stdout.trim().split('\n').map((line) => line.split('\t'));
+      for (const row of rows) assert.equal(row[2], '0');
+      assert.deepEqual(rows.map((r) => r[0]), ['n12', 'n15', 'n22', 'n28', 'n34', 'n43', 'n47', 'n52', 'n53']);
+    });
+  });
+
+  it('cluster groups the sample: each story with its copies', function () {
+    const { code, stdout, stderr } = run(['cluster', 'examples/news.jsonl']);
+    assert.equal(code, 0, stderr);
+    const groups = new Map();
+    for (const [id, of] of SAMPLE_DUPLICATES) groups.set(of, [...(groups.get(of) ?? [of]), id]);
+    const expected = [...groups.values()].sort((a, b) => a[0].localeCompare(b[0])).map((ids, i) => ({ cluster: i + 1, size: ids.length, ids }));
+    assert.deepEqual(jsonLines(stdout), expected);
+    const all = run(['cluster', '--sample', '--min-size', '1', '--format', 'tsv']);
+    const rows = all.stdout.trim().split('\n').map((line) => line.split('\t'));
+    assert.equal(rows.length, 53);
+    assert.equal(new Set(rows.map((r) => r[0])).size, 35);
+    assert.deepEqual(rows.slice(0, 5), [['1', 'n01'], ['1', 'n09'], ['1', 'n22'], ['1', 'n53'], ['2', 'n02']]);
+  });
+
+  it('compare: two files or two texts; distance and similarity as the API', function () {
+    const simhash = new lib.SimHash();
+    const [a, b] = [sampleRecords[0].text, sampleRecords[8].text];
+    fs.writeFileSync(path.join(tmp, 'a.txt'), a);
+    fs.writeFileSync(path.join(tmp, 'b.txt'), b);
+    const { code, stdout } = run(['compare', 'a.txt', 'b.txt'], { cwd: tmp });
+    assert.equal(code, 0);
+    const distance = simhash.distance(a, b);
+    assert.deepEqual(JSON.parse(stdout), {
+      a: 'a.txt', b: 'b.txt', fingerprintA: simhash.hex(a), fingerprintB: simhash.hex(b),
+      distance, similarity: simhash.similarity(a, b), similar: distance <= 3,
+    });
+    assert.equal(distance, 2);
+    const t = run(['compare', '--text', '今天天气很好', '今天天气不错', '--format', 'tsv', '-k', '64']);
+    const d = simhash.distance('今天天气很好', '今天天气不错');
+    assert.equal(t.stdout, ['今天天气很好', '今天天气不错', simhash.hex('今天天气很好'), simhash.hex('今天天气不错'), d, (64 - d) / 64 * 100, true].join('\t') + '\n');
+  });
+
+  it('segment: the words (JSONL, TSV), --no-hmm, --mode longest, --features', function () {
+    const text = '我来到北京清华大学，看到了 Apple 新品';
+    const segmenter = new lib.Segmenter();
+    const { code, stdout } = run(['segment'], { input: text });
+    assert.equal(code, 0);
+    assert.deepEqual(jsonLines(stdout), [{ id: 1, words: segmenter.cut(text) }]);
+    assert.deepEqual(jsonLines(stdout)[0].words.slice(0, 4), ['我', '来到', '北京', '清华大学']);
+    const tsv = run(['segment', '--format', 'tsv', '--no-hmm', '--mode', 'longest'], { input: text });
+    assert.equal(tsv.stdout, `1\t${segmenter.cut(text, { hmm: false, mode: 'longest' }).filter((w) => w.trim()).join(' ')}\n`);
+    const simhash = new lib.SimHash();
+    const features = run(['segment', '--features'], { input: text });
+    assert.deepEqual(jsonLines(features.stdout), [{
+      id: 1,
+      features: simhash.tokens(text).map((t) => ({ token: t.token, kind: t.kind, weight: t.weight, hash: lib.toHex(t.hash, 64) })),
+    }]);
+    assert.equal(run(['segment', '--preset', 'mysimhash'], { input: text }).code, 2);
+  });
+
+  it('parity: no differences on the sample (or says the native engine is missing)', function () {
+    const { code, stdout, stderr } = run(['parity', '--sample']);
+    if (lib.nativeLoadError !== undefined) {
+      assert.equal(code, 1);
+      assert.match(stderr, /native engine is not available/);
+      return;
+    }
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^simhash-zh parity: 53 records, no differences: .*\(default pipeline, 64 bits\)\n$/);
+    const preset = run(['parity', '--preset', 'SimHashChinese'], { input: TEXTS.join('\n') });
+    assert.equal(preset.code, 0, preset.stderr);
+    assert.match(preset.stderr, /4 records, no differences.*preset SimHashChinese/);
+  });
+
+  describe('bad input and usage', function () {
+    const bad = ['{"id":1,"text":"甲"}', '{"id":2,"text":', '{"id":3,"text":"乙"}', '[1,2]', '{"id":5}', '{"id":6,"text":"丙"}'].join('\n');
+
+    it('a malformed JSONL line: its line number, exit 1', function () {
+      const { code, stdout, stderr } = run(['fingerprint', '--jsonl'], { input: bad });
+      assert.equal(code, 1);
+      assert.equal(jsonLines(stdout).length, 1, 'records before it were written');
+      assert.match(stderr, /^simhash-zh: <stdin>:2: invalid JSON \(.*\) \(--skip-invalid skips such lines\)\n$/);
+      const file = path.join(tmp, 'bad.jsonl');
+      fs.writeFileSync(file, bad);
+      const r = run(['dedup', file]);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, new RegExp(`^simhash-zh: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: invalid JSON`));
+    });
+
+    it('--skip-invalid continues and counts the skipped lines on stderr', function () {
+      const { code, stdout, stderr } = run(['fingerprint', '--jsonl', '--skip-invalid'], { input: bad });
+      assert.equal(code, 0);
+      assert.deepEqual(jsonLines(stdout).map((r) => r.id), [1, 3, 6]);
+      assert.match(stderr, /^simhash-zh fingerprint: skipped 3 invalid lines \(first: <stdin>:2: invalid JSON/);
+    });
+
+    it('a record without the field, or with a non-string text', function () {
+      const r = run(['fingerprint', '--jsonl'], { input: '{"text":1}\n' });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /<stdin>:1: field "text" is a number, not a string/);
+      const s = run(['fingerprint', '--id', 'key'], { input: '{"text":"x"}\n' });
+      assert.equal(s.code, 1);
+      assert.match(s.stderr, /<stdin>:1: field "key" \(the id\) is missing/);
+    });
+
+    it('a missing file: a message naming it, exit 1, nothing written', function () {
+      const { code, stdout, stderr } = run(['dedup', 'examples/news.jsonl', 'no-such-file.jsonl']);
+      assert.equal(code, 1);
+      assert.equal(stdout, '');
+      assert.equal(stderr, "simhash-zh: cannot read 'no-such-file.jsonl': no such file or directory\n");
+      assert.equal(run(['compare', 'examples/news.jsonl', 'nope.txt']).stderr, "simhash-zh: cannot read 'nope.txt': no such file or directory\n");
+      assert.match(run(['fingerprint', 'examples']).stderr, /cannot read 'examples': is a directory/);
+    });
+
+    it('unknown flags and bad values: usage, exit 2', async function () {
+      const cases = [
+        ['dedup', '--bogus'],
+        ['dedup', '--sample', '-x'],
+        ['dedup', '--sample', '--max-distance', '9'],
+        ['dedup', '--sample', '--bits', '32'],
+        ['dedup', '--sample', '--preset', 'nope'],
+        ['dedup', '--sample', '--preset', 'mysimhash', '--html', 'true'],
+        ['fingerprint', '--sample', '--format', 'xml'],
+        ['fingerprint', '--sample', '--bits'],
+        ['compare', 'a.txt'],
+        ['parity', '--sample', '--backend', 'js'],
+        ['frobnicate'],
+        [],
+      ];
+      const results = await Promise.all(cases.map((args) => runAsync(args)));
+      cases.forEach((args, i) => {
+        const { code, stdout, stderr } = results[i];
+        assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+        assert.equal(stdout, '');
+        assert.match(stderr, /^simhash-zh: .*\nUsage: simhash-zh /, args.join(' '));
+      });
+      assert.match(results[0].stderr, /^simhash-zh: unknown option '--bogus'\nUsage: simhash-zh dedup/);
+    });
+
+    it('--help per command and overall, --version names the engine', async function () {
+      const cases = [['--help'], ['dedup', '--help'], ['help', 'cluster'], ['parity', '-h'], ['--version']];
+      const results = await Promise.all(cases.map((args) => runAsync(args)));
+      for (const { code, stdout } of results.slice(0, 4)) {
+        assert.equal(code, 0);
+        assert.match(stdout, /^Usage: simhash-zh /);
+      }
+      assert.match(results[1].stdout, /--max-distance K/);
+      assert.match(results[4].stdout, new RegExp(`^simhash-zh ${require('../package.json').version}\nengine: ${lib.backend}`));
+    });
+  });
+
+  it('--progress draws the bar and the summary on stderr (off when piped)', function () {
+    const { code, stderr } = run(['dedup', '--sample', '--progress']);
+    assert.equal(code, 0);
+    assert.match(stderr, /dedup {2}53 records {2}35 kB \/ 35 kB .*\[#{20}\] 100% {2}ETA 0:00/);
+    assert.match(stderr, /simhash-zh dedup: 53 records, 35 kept, 18 near-duplicates dropped \(max distance 3\) in \d+\.\d s\n$/);
+    assert.equal(run(['dedup', '--sample']).stderr, '');
+  });
+});

@@ -1,0 +1,112 @@
+'use strict';
+// The default pipeline: behaviour in both engines, and native == TS on random text and options.
+const assert = require('node:assert/strict');
+const fc = require('fast-check');
+const { lib, BACKENDS, forEachBackend, PROPERTY_RUNS } = require('./engines');
+const { anyText, mixedText } = require('./arbitraries');
+
+const TEXT1 = 'C++ SimHash算法实现 高性能中文文本相似度检测与去重';
+const TEXT2 = 'C++ SimHash算法实现 高性能中文文本查重与相似度检测（轻微优化）';
+const TEXT3 = 'Redis缓存高并发优化 后端服务性能调优实战教程';
+const summary = (tokens) => tokens.map((t) => `${t.token}:${t.kind[0]}:${t.weight}`).join(' ');
+
+forEachBackend('default pipeline', (backend) => {
+  const simhash = new lib.SimHash({ backend });
+  it('reports its configuration', function () {
+    assert.equal(simhash.preset, 'default');
+    assert.equal(simhash.bits, 64);
+    assert.equal(simhash.backend, backend);
+  });
+  it('meets the C++ seed demo: text1~text2 within 6 bits, text3 at least 20 away', function () {
+    assert.equal(simhash.hex(TEXT1), '00fb5fb060390a65');
+    assert.equal(simhash.distance(TEXT1, TEXT2), 4);
+    assert.equal(simhash.distance(TEXT1, TEXT3), 28);
+    assert.equal(simhash.isSimilar(TEXT1, TEXT2), true);
+    assert.equal(simhash.isSimilar(TEXT1, TEXT3), false);
+  });
+  it('features: words and their characters, stop words and punctuation dropped, weights base^1.5', function () {
+    assert.equal(summary(simhash.tokens('我爱北京天安门，北京大学！')),
+      '爱:w:7391 爱:c:7391 北京:w:5066 北:c:22120 京:c:28560 天安门:w:13225 天:c:5491 安:c:8740 门:c:6897 北京大学:w:10758 学:c:8000');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('我爱北京天安门')), '爱:w:7391 北京:w:5066 天安门:w:13225');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'chars', weighting: 'uniform' }).tokens('北京北京')), '北:c:512 京:c:512');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'tf' }).tokens('北京 北京 上海')), '北京:w:1408 上海:w:512');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'length' }).tokens('北京 ab')), '北京:w:288 ab:w:64');
+  });
+  it('normalizes: markup, entities, width and case do not change the fingerprint', function () {
+    const plain = '北京大学的SimHash研究，2024年。';
+    assert.equal(simhash.fingerprint('<div class="x"><p>北京大学的<b>SimHash</b>研究&#xff0c;２０２４年。</p><script>var a = 1;</script></div>'), simhash.fingerprint(plain));
+    assert.equal(simhash.fingerprint('ＳＩＭＨＡＳＨ　北京'), simhash.fingerprint('simhash 北京'));
+    assert.notEqual(new lib.SimHash({ backend, html: false }).fingerprint('<p>北京</p>'), simhash.fingerprint('北京'));
+  });
+  it('stopWords: false keeps them; a custom list replaces the default', function () {
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: false }).tokens('我的北京')), '我:w:2249 的:w:392 北京:w:5066');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: ['北京'] }).tokens('我的北京')), '我:w:2249 的:w:392');
+  });
+  it('words: added words are kept whole', function () {
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('近似重复检测')), '近似:w:10824 重复:w:9282 检测:w:8760');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', words: ['近似重复检测'] }).tokens('近似重复检测')), '近似重复检测:w:20655');
+  });
+  it('empty, punctuation-only, emoji-only and NUL texts fingerprint to 0', function () {
+    for (const text of ['', '，。！', '😀👍', '\0', '   ']) assert.equal(simhash.fingerprint(text), 0n, JSON.stringify(text));
+  });
+  it('128 bits: the low 64 bits equal the 64-bit fingerprint computed from the same features', function () {
+    const wide = new lib.SimHash({ backend, bits: 128 });
+    const tokens64 = simhash.tokens(TEXT1);
+    const tokens128 = wide.tokens(TEXT1);
+    assert.deepEqual(tokens128.map((t) => BigInt.asUintN(64, t.hash)), tokens64.map((t) => t.hash));
+    assert.match(wide.hex(TEXT1), /^[0-9a-f]{32}$/);
+  });
+  it('a 16 MB text with no punctuation is fingerprinted; weights saturate at 2^26', function () {
+    const unit = '近似重复检测中文文本指纹';
+    const big = unit.repeat(1 << 19);
+    const tokens = simhash.tokens(big);
+    assert.deepEqual(tokens.map((t) => t.token), simhash.tokens(unit).map((t) => t.token));
+    assert.ok(tokens.every((t) => t.weight === 2 ** 26));
+    assert.equal(simhash.fingerprint(big), simhash.fingerprint(unit.repeat(1 << 12)));
+  });
+  it('rejects bad options', function () {
+    assert.throws(() => new lib.SimHash({ backend, weighting: 'bm25' }), (e) => e instanceof TypeError && /'tfidf', 'tf', 'length', 'uniform'/.test(e.message));
+    assert.throws(() => new lib.SimHash({ backend, features: 'ngrams' }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, html: 'yes' }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, hmm: 1 }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, stopWords: 'x' }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, words: [['x', -1]] }), RangeError);
+    assert.throws(() => new lib.SimHash({ backend, preset: 'mysimhash', weighting: 'tf' }), /does not apply to preset/);
+    assert.throws(() => new lib.SimHash({ backend, dictionary: Buffer.from('SHZHDICT garbage') }), (e) => e.code === 'SIMHASH_ZH_DICT_CORRUPT');
+  });
+});
+
+(BACKENDS.includes('native') ? describe : describe.skip)('default pipeline: native == js', function () {
+  const options = fc.record({
+    bits: fc.constantFrom(64, 128),
+    html: fc.constantFrom('auto', true, false),
+    weighting: fc.constantFrom('tfidf', 'tf', 'length', 'uniform'),
+    features: fc.constantFrom('mixed', 'words', 'chars'),
+    hmm: fc.boolean(),
+    stopWords: fc.constantFrom(true, false, ['北京', 'the', '的']),
+  }, { requiredKeys: [] });
+  const pairs = new Map();
+  const pair = (o) => {
+    const key = JSON.stringify(o);
+    if (!pairs.has(key)) pairs.set(key, [new lib.SimHash({ ...o, backend: 'native' }), new lib.SimHash({ ...o, backend: 'js' })]);
+    return pairs.get(key);
+  };
+  it(`fingerprints agree for random text and options (${PROPERTY_RUNS} runs)`, function () {
+    fc.assert(fc.property(options, anyText(80), (o, text) => {
+      const [native, js] = pair(o);
+      return native.fingerprint(text) === js.fingerprint(text);
+    }), { numRuns: PROPERTY_RUNS });
+  });
+  it(`tokens agree (${PROPERTY_RUNS} runs)`, function () {
+    fc.assert(fc.property(options, mixedText(60), (o, text) => {
+      const [native, js] = pair(o);
+      assert.deepEqual(native.tokens(text), js.tokens(text));
+    }), { numRuns: PROPERTY_RUNS });
+  });
+  it(`fingerprintManyAsync agrees (${PROPERTY_RUNS / 20} batches)`, async function () {
+    await fc.assert(fc.asyncProperty(options, fc.array(anyText(40), { maxLength: 20 }), async (o, texts) => {
+      const [native, js] = pair(o);
+      assert.deepEqual(await native.fingerprintManyAsync(texts), js.fingerprintMany(texts));
+    }), { numRuns: PROPERTY_RUNS / 20 });
+  });
+});
