@@ -100,7 +100,7 @@ function booleanOption(options: Record<string, unknown>, name: string, fallback:
 export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): ResolvedSimHashOptions {
   const options = assertOptionObject(input, 'SimHash options', OPTION_NAMES);
   const preset = options.preset;
-  const bits = options.bits ?? 64;
+  const bits = options.bits === undefined ? 64 : options.bits;
   assertBits(bits);
   const backend = resolveBackend(options.backend, defaultBackend);
   if (preset !== undefined) {
@@ -117,15 +117,15 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
     }
     return { kind: 'preset', preset: preset as PresetName, bits, backend };
   }
-  const html = options.html ?? 'auto';
+  const html = options.html === undefined ? 'auto' : options.html;
   if (html !== 'auto' && html !== true && html !== false) {
     throw new TypeError(`html must be one of 'auto', true, false, got ${describe(html)}`);
   }
-  const weighting = options.weighting ?? 'tfidf';
+  const weighting = options.weighting === undefined ? 'tfidf' : options.weighting;
   if (!WEIGHTINGS.includes(weighting as Weighting)) {
     throw new TypeError(`weighting must be one of ${listOf(WEIGHTINGS)}, got ${describe(weighting)}`);
   }
-  const features = options.features ?? 'mixed';
+  const features = options.features === undefined ? 'mixed' : options.features;
   if (!FEATURE_SETS.includes(features as FeatureSet)) {
     throw new TypeError(`features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
   }
@@ -142,7 +142,7 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
     });
   }
   let stopWords: readonly string[] | undefined;
-  const stop = options.stopWords ?? true;
+  const stop = options.stopWords === undefined ? true : options.stopWords;
   if (stop === false) stopWords = [];
   else if (Array.isArray(stop)) {
     stop.forEach((word, i) => {
