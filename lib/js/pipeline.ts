@@ -30,6 +30,7 @@ const MAX_BASE = 2 ** 34;
 const MAX_WEIGHT = 2 ** 26;
 const IDF_SHIFT = 14;
 const FEATURE_CHAR = 1;
+const UNKNOWN = -0x80000000;
 
 /** base^1.5 as base * isqrt(base), capped at 2^26 (exact integers in both engines). */
 export function emphasize(base: number): number {
@@ -137,10 +138,14 @@ export class DefaultPipelineJs implements FingerprintEngine {
   private cps = new Uint32Array(64);
   private readonly hash = new Uint32Array(4);
   private readonly marked = new Uint32Array(2);
-  /** Per code point: its entry (as a one-character word) and whether it is a stop word. */
+  /** Per code point: its entry (as a one-character word) * 2 + 1 if it is a stop word. */
   private readonly charInfo = new Map<number, number>();
-  /** Per code point: the hash of its character feature. */
+  private bmpInfo: Int32Array | null = null;
+  /** Per code point: the hash of its character feature (BMP: 4 words per code point, flag in bmpHashed). */
   private readonly charHashes = new Map<number, Uint32Array>();
+  private bmpHashes: Uint32Array | null = null;
+  private bmpHashed: Uint8Array | null = null;
+  private readonly hashView = new Uint32Array(4);
   private normalized = '';
 
   constructor(private readonly reader: DictReader, private readonly config: PipelineConfig) {
@@ -169,19 +174,47 @@ export class DefaultPipelineJs implements FingerprintEngine {
     }
   }
 
-  /** [entry, isStop] of a one-character word, memoized (user words are fixed at construction). */
+  /** entry * 2 + isStop of a one-character word, memoized (user words are fixed at construction). */
   private charEntry(cp: number): number {
-    let info = this.charInfo.get(cp);
-    if (info === undefined) {
-      const ch = String.fromCodePoint(cp);
-      const entry = this.segmenter.entryOf(ch);
-      info = entry * 2 + (this.isStop(() => ch, entry) ? 1 : 0);
-      this.charInfo.set(cp, info);
+    if (cp < 0x10000) {
+      this.bmpInfo ??= new Int32Array(0x10000).fill(UNKNOWN);
+      const known = this.bmpInfo[cp]!;
+      if (known !== UNKNOWN) return known;
+      return (this.bmpInfo[cp] = this.lookupChar(cp));
     }
+    let info = this.charInfo.get(cp);
+    if (info === undefined) this.charInfo.set(cp, (info = this.lookupChar(cp)));
     return info;
   }
 
+  private lookupChar(cp: number): number {
+    const ch = String.fromCodePoint(cp);
+    const entry = this.segmenter.entryOf(ch);
+    return entry * 2 + (this.isStop(() => ch, entry) ? 1 : 0);
+  }
+
   private charFeatureHash(cp: number): Uint32Array {
+    if (cp < 0x10000) {
+      if (this.bmpHashes === null) {
+        this.bmpHashes = new Uint32Array(0x10000 * 4);
+        this.bmpHashed = new Uint8Array(0x10000);
+      }
+      const view = this.hashView;
+      if (this.bmpHashed![cp] === 0) {
+        this.marked[0] = CHAR_MARKER;
+        this.marked[1] = cp;
+        featureHash(this.marked, 0, 2, view);
+        this.bmpHashes.set(view, cp * 4);
+        this.bmpHashed![cp] = 1;
+        return view;
+      }
+      const at = cp * 4;
+      view[0] = this.bmpHashes[at]!;
+      view[1] = this.bmpHashes[at + 1]!;
+      view[2] = this.bmpHashes[at + 2]!;
+      view[3] = this.bmpHashes[at + 3]!;
+      return view;
+    }
     let hash = this.charHashes.get(cp);
     if (hash === undefined) {
       this.marked[0] = CHAR_MARKER;
@@ -264,20 +297,28 @@ export class DefaultPipelineJs implements FingerprintEngine {
   fingerprint(text: string): bigint {
     this.collect(text);
     const bits = this.config.bits;
-    const sums = new Float64Array(bits);
+    // sum_b = sum over features of (bit ? w : -w) = 2 * setSum_b - total, so only the set bits
+    // are visited; all values are exact integers below 2^53.
+    const setSums = new Float64Array(bits);
     const table = this.table;
+    let total = 0;
     for (let f = 0; f < table.size; f++) {
       const weight = this.weight(f);
+      total += weight;
       for (let limb = 0; limb < bits >>> 5; limb++) {
-        const word = table.hashes[f * 4 + limb]!;
+        let word = table.hashes[f * 4 + limb]!;
         const base = limb << 5;
-        for (let bit = 0; bit < 32; bit++) sums[base + bit] += (word >>> bit) & 1 ? weight : -weight;
+        while (word !== 0) {
+          const lowest = word & -word;
+          setSums[base + 31 - Math.clz32(lowest)]! += weight;
+          word ^= lowest;
+        }
       }
     }
     let value = 0n;
     for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) {
       let word = 0;
-      for (let bit = 0; bit < 32; bit++) if (sums[(limb << 5) + bit]! > 0) word |= 1 << bit;
+      for (let bit = 0; bit < 32; bit++) if (2 * setSums[(limb << 5) + bit]! > total) word |= 1 << bit;
       value = (value << 32n) | BigInt(word >>> 0);
     }
     return value;

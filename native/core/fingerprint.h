@@ -27,6 +27,19 @@ inline int popcount64(uint64_t x) {
 #endif
 }
 
+// Index of the lowest set bit of a non-zero x.
+inline int lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+  unsigned long index;
+  _BitScanForward64(&index, x);
+  return static_cast<int>(index);
+#else
+  return popcount64((x & (~x + 1)) - 1);
+#endif
+}
+
 inline int hamming_distance(Fingerprint a, Fingerprint b) {
   return popcount64(a.lo ^ b.lo) + popcount64(a.hi ^ b.hi);
 }

@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include <climits>
 #include <cmath>
 #include <unordered_map>
 
@@ -48,16 +49,47 @@ struct DefaultPipeline::Scratch {
   std::vector<Entry> entries;
   std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
   // Per code point (lazily): its entry as a one-character word, times 2, plus 1 if it is a
-  // stop word. Valid for the scratch's life: its words are fixed.
-  std::unordered_map<uint32_t, int32_t> char_info;
+  // stop word. Valid for the scratch's life: its words are fixed. A flat table for the BMP.
+  static constexpr int32_t kUnknown = INT32_MIN;
+  std::vector<int32_t> bmp_info;
+  std::unordered_map<uint32_t, int32_t> supplementary_info;
+  // Per BMP code point (lazily): the hash of its character feature; hi == 0 && lo == 0 means
+  // not computed yet (MurmurHash3 of a marked code point is never all zero in practice, and a
+  // zero result would only be recomputed).
+  std::vector<Fingerprint> bmp_hash;
+
+  Fingerprint char_hash(uint32_t cp) {
+    if (cp >= 0x10000) {
+      const uint32_t marked[2] = {kCharMarker, cp};
+      return feature_hash(marked, 2);
+    }
+    if (bmp_hash.empty()) bmp_hash.assign(0x10000, Fingerprint{});
+    Fingerprint& slot = bmp_hash[cp];
+    if (slot.lo == 0 && slot.hi == 0) {
+      const uint32_t marked[2] = {kCharMarker, cp};
+      slot = feature_hash(marked, 2);
+    }
+    return slot;
+  }
 
   int32_t char_entry(uint32_t cp, std::string_view ch, bool use_stop_words) {
-    auto found = char_info.find(cp);
-    if (found != char_info.end()) return found->second;
+    int32_t* slot = nullptr;
+    if (cp < 0x10000) {
+      if (bmp_info.empty()) bmp_info.assign(0x10000, kUnknown);
+      slot = &bmp_info[cp];
+    } else {
+      auto found = supplementary_info.find(cp);
+      if (found != supplementary_info.end()) return found->second;
+    }
+    if (slot != nullptr && *slot != kUnknown) return *slot;
     const int32_t entry = segmenter.entry_of(ch);
     const bool stop = use_stop_words && segmenter.is_stop(ch, entry);
     const int32_t info = entry * 2 + (stop ? 1 : 0);
-    char_info.emplace(cp, info);
+    if (slot != nullptr) {
+      *slot = info;
+    } else {
+      supplementary_info.emplace(cp, info);
+    }
     return info;
   }
 
@@ -183,8 +215,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
           stop = (info & 1) != 0;
         }
         if (!stop) {
-          const uint32_t marked[2] = {kCharMarker, cp};
-          s.add(feature_hash(marked, 2), unit_weight(entry, ch.size()), kFeatureChar, offset, ch.size());
+          s.add(s.char_hash(cp), unit_weight(entry, ch.size()), kFeatureChar, offset, ch.size());
         }
       }
       offset = next;
@@ -195,21 +226,29 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
 Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   auto scratch = acquire();
   collect(utf8, *scratch);
-  int64_t sums[128] = {0};
+  // sum_i = sum over features of (bit ? w : -w) = 2 * set_sum_i - total: only set bits are
+  // visited. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
+  // computes the same integers.
+  int64_t set_sums[128] = {0};
+  int64_t total = 0;
   const int bits = options_.bits;
   for (const Entry& entry : scratch->entries) {
     const int64_t weight = options_.weighting == Weighting::kUniform
                                ? emphasize(64)
                                : emphasize(entry.unit * static_cast<int64_t>(entry.count));
-    for (int i = 0; i < bits; ++i) {
-      const uint64_t word = i < 64 ? entry.hash.lo : entry.hash.hi;
-      sums[i] += ((word >> (i & 63)) & 1U) ? weight : -weight;
+    total += weight;
+    for (int half = 0; half < bits / 64; ++half) {
+      uint64_t word = half == 0 ? entry.hash.lo : entry.hash.hi;
+      while (word != 0) {
+        set_sums[half * 64 + lowest_bit(word)] += weight;
+        word &= word - 1;
+      }
     }
   }
   release(std::move(scratch));
   Fingerprint result;
   for (int i = 0; i < bits; ++i) {
-    if (sums[i] > 0) {
+    if (2 * set_sums[i] > total) {
       if (i < 64) {
         result.lo |= 1ULL << i;
       } else {
