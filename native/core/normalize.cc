@@ -183,16 +183,34 @@ void normalize(std::string_view utf8, const NormalizeOptions& options, std::stri
                                (utf8.find('<') != std::string_view::npos ||
                                 utf8.find('&') != std::string_view::npos);
   if (!may_have_markup) {
-    // No markup to look for: one streaming pass, ASCII bytes handled directly.
+    // No markup to look for: one streaming pass that copies unchanged runs of bytes as they are.
     const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
-    for (size_t i = 0; i < utf8.size();) {
-      if (p[i] < 0x80) {
-        out.push_back(static_cast<char>(options.lowercase ? lower(p[i]) : p[i]));
+    const size_t n = utf8.size();
+    size_t run = 0;  // start of the pending unchanged run
+    auto flush = [&](size_t end) { out.append(utf8.data() + run, end - run); };
+    for (size_t i = 0; i < n;) {
+      const unsigned char b = p[i];
+      if (b < 0x80) {
+        if (options.lowercase && b >= 'A' && b <= 'Z') {
+          flush(i);
+          out.push_back(static_cast<char>(b + 32));
+          run = i + 1;
+        }
         ++i;
-      } else {
-        append_utf8(out, fold(decode_utf8(p, utf8.size(), i), options));
+        continue;
+      }
+      const size_t start = i;
+      const uint32_t cp = decode_utf8(p, n, i);
+      const uint32_t folded = fold(cp, options);
+      // An invalid byte decodes to U+FFFD without being EF BF BD: it must be rewritten too.
+      const bool replaced = cp == 0xfffd && !(i - start == 3 && p[start] == 0xef && p[start + 1] == 0xbf);
+      if (folded != cp || replaced) {
+        flush(start);
+        append_utf8(out, folded);
+        run = i;
       }
     }
+    flush(n);
     return;
   }
   Text t;

@@ -202,8 +202,8 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     if (!want_chars) continue;
     size_t offset = word.start;
     for (const uint32_t cp : s.cps) {
-      size_t next = offset;
-      decode_utf8(bytes, word.end, next);
+      // The normalized text is valid UTF-8, so a code point's length gives its bytes.
+      const size_t next = offset + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
       const std::string_view ch(s.normalized.data() + offset, next - offset);
       if (is_word_code_point(cp)) {
         // A one-character word already passed the stop-word check.
