@@ -146,6 +146,8 @@ export class DefaultPipelineJs implements FingerprintEngine {
   private bmpHashes: Uint32Array | null = null;
   private bmpHashed: Uint8Array | null = null;
   private readonly hashView = new Uint32Array(4);
+  private readonly histogram = new Float64Array(32 * 16);
+  private readonly setSums = new Float64Array(128);
   private normalized = '';
 
   constructor(private readonly reader: DictReader, private readonly config: PipelineConfig) {
@@ -297,22 +299,29 @@ export class DefaultPipelineJs implements FingerprintEngine {
   fingerprint(text: string): bigint {
     this.collect(text);
     const bits = this.config.bits;
-    // sum_b = sum over features of (bit ? w : -w) = 2 * setSum_b - total, so only the set bits
-    // are visited; all values are exact integers below 2^53.
-    const setSums = new Float64Array(bits);
+    // sum_b = sum over features of (bit ? w : -w) = 2 * setSum_b - total; setSum comes from a
+    // histogram of each 4-bit nibble's value (native/core/pipeline.cc does the same). Exact
+    // integers below 2^53.
+    const nibbles = bits >>> 2;
+    const histogram = this.histogram;
+    histogram.fill(0, 0, nibbles * 16);
     const table = this.table;
     let total = 0;
     for (let f = 0; f < table.size; f++) {
       const weight = this.weight(f);
       total += weight;
       for (let limb = 0; limb < bits >>> 5; limb++) {
-        let word = table.hashes[f * 4 + limb]!;
-        const base = limb << 5;
-        while (word !== 0) {
-          const lowest = word & -word;
-          setSums[base + 31 - Math.clz32(lowest)]! += weight;
-          word ^= lowest;
-        }
+        const word = table.hashes[f * 4 + limb]!;
+        const base = limb << 7;
+        for (let k = 0; k < 8; k++) histogram[base + (k << 4) + ((word >>> (k << 2)) & 15)]! += weight;
+      }
+    }
+    const setSums = this.setSums;
+    for (let q = 0; q < nibbles; q++) {
+      for (let j = 0; j < 4; j++) {
+        let sum = 0;
+        for (let v = 0; v < 16; v++) if ((v >> j) & 1) sum += histogram[(q << 4) + v]!;
+        setSums[(q << 2) + j] = sum;
       }
     }
     let value = 0n;

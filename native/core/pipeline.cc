@@ -226,23 +226,34 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
 Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   auto scratch = acquire();
   collect(utf8, *scratch);
-  // sum_i = sum over features of (bit ? w : -w) = 2 * set_sum_i - total: only set bits are
-  // visited. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
+  // sum_i = sum over features of (bit ? w : -w) = 2 * set_sum_i - total. set_sum comes from a
+  // histogram of each 4-bit nibble's value: 16 additions per 64-bit feature instead of one per
+  // set bit. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
   // computes the same integers.
-  int64_t set_sums[128] = {0};
+  int64_t histogram[32][16] = {};
   int64_t total = 0;
   const int bits = options_.bits;
+  const int nibbles = bits / 4;
   for (const Entry& entry : scratch->entries) {
     const int64_t weight = options_.weighting == Weighting::kUniform
                                ? emphasize(64)
                                : emphasize(entry.unit * static_cast<int64_t>(entry.count));
     total += weight;
-    for (int half = 0; half < bits / 64; ++half) {
-      uint64_t word = half == 0 ? entry.hash.lo : entry.hash.hi;
-      while (word != 0) {
-        set_sums[half * 64 + lowest_bit(word)] += weight;
-        word &= word - 1;
+    uint64_t word = entry.hash.lo;
+    for (int q = 0; q < nibbles; ++q) {
+      if (q == 16) word = entry.hash.hi;
+      histogram[q][word & 15U] += weight;
+      word >>= 4;
+    }
+  }
+  int64_t set_sums[128];
+  for (int q = 0; q < nibbles; ++q) {
+    for (int j = 0; j < 4; ++j) {
+      int64_t sum = 0;
+      for (int v = 0; v < 16; ++v) {
+        if ((v >> j) & 1) sum += histogram[q][v];
       }
+      set_sums[q * 4 + j] = sum;
     }
   }
   release(std::move(scratch));
