@@ -317,12 +317,13 @@ export class DefaultPipelineJs implements FingerprintEngine {
       }
     }
     const setSums = this.setSums;
+    const h = histogram;
     for (let q = 0; q < nibbles; q++) {
-      for (let j = 0; j < 4; j++) {
-        let sum = 0;
-        for (let v = 0; v < 16; v++) if ((v >> j) & 1) sum += histogram[(q << 4) + v]!;
-        setSums[(q << 2) + j] = sum;
-      }
+      const b = q << 4;
+      setSums[q << 2] = h[b + 1]! + h[b + 3]! + h[b + 5]! + h[b + 7]! + h[b + 9]! + h[b + 11]! + h[b + 13]! + h[b + 15]!;
+      setSums[(q << 2) + 1] = h[b + 2]! + h[b + 3]! + h[b + 6]! + h[b + 7]! + h[b + 10]! + h[b + 11]! + h[b + 14]! + h[b + 15]!;
+      setSums[(q << 2) + 2] = h[b + 4]! + h[b + 5]! + h[b + 6]! + h[b + 7]! + h[b + 12]! + h[b + 13]! + h[b + 14]! + h[b + 15]!;
+      setSums[(q << 2) + 3] = h[b + 8]! + h[b + 9]! + h[b + 10]! + h[b + 11]! + h[b + 12]! + h[b + 13]! + h[b + 14]! + h[b + 15]!;
     }
     let value = 0n;
     for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) {

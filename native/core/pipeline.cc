@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <unordered_map>
@@ -230,10 +231,11 @@ Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   // histogram of each 4-bit nibble's value: 16 additions per 64-bit feature instead of one per
   // set bit. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
   // computes the same integers.
-  int64_t histogram[32][16] = {};
-  int64_t total = 0;
+  int64_t histogram[32][16];
   const int bits = options_.bits;
   const int nibbles = bits / 4;
+  std::fill(&histogram[0][0], &histogram[0][0] + nibbles * 16, int64_t{0});
+  int64_t total = 0;
   for (const Entry& entry : scratch->entries) {
     const int64_t weight = options_.weighting == Weighting::kUniform
                                ? emphasize(64)
@@ -248,13 +250,11 @@ Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   }
   int64_t set_sums[128];
   for (int q = 0; q < nibbles; ++q) {
-    for (int j = 0; j < 4; ++j) {
-      int64_t sum = 0;
-      for (int v = 0; v < 16; ++v) {
-        if ((v >> j) & 1) sum += histogram[q][v];
-      }
-      set_sums[q * 4 + j] = sum;
-    }
+    const int64_t* h = histogram[q];
+    set_sums[q * 4] = h[1] + h[3] + h[5] + h[7] + h[9] + h[11] + h[13] + h[15];
+    set_sums[q * 4 + 1] = h[2] + h[3] + h[6] + h[7] + h[10] + h[11] + h[14] + h[15];
+    set_sums[q * 4 + 2] = h[4] + h[5] + h[6] + h[7] + h[12] + h[13] + h[14] + h[15];
+    set_sums[q * 4 + 3] = h[8] + h[9] + h[10] + h[11] + h[12] + h[13] + h[14] + h[15];
   }
   release(std::move(scratch));
   Fingerprint result;
