@@ -398,8 +398,8 @@ export interface DedupOptions {
   /** Width of fingerprint items (default 64; for texts, the SimHash's width). */
   bits?: Bits;
   /**
-   * Fingerprints texts: a SimHash instance, or options to construct one (which needs a preset until the
-   * default pipeline lands). Only used when the items are strings.
+   * Fingerprints texts: a SimHash instance, or options to construct one (default: the default
+   * pipeline). Only used when the items are strings.
    */
   simhash?: SimHash | SimHashOptions;
   /** Engine for the batch; defaults to the module's `backend`. */
