@@ -6,6 +6,7 @@
 //
 //   npm run build && npm run bench:index            # native at 10M, TS engine at 1M, k = 3
 //   node bench/index.js --native-size 2000000 --js-size 500000 --rounds 3 --only native
+//   node --expose-gc bench/index.js --json bench/results/index.json   # also every number as JSON
 //
 // Corpus: uniformly random 64-bit fingerprints from a seeded PRNG (mulberry32, seed 20240607), ids
 // 0..n-1. Queries: half are stored fingerprints with 0..3 random bits flipped (each has at least one
@@ -14,6 +15,7 @@
 // against this process's CPU time (user + system): on a shared machine the CPU figure is the honest
 // "one core" number, and the wall figure shows what the load around us cost.
 const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -21,7 +23,7 @@ const SEED = 20240607;
 const K = 3;
 
 function parseArgs(argv) {
-  const args = { nativeSize: 10_000_000, jsSize: 1_000_000, queries: 200_000, rounds: 5, dedupSize: 1_000_000, batch: 10_000, only: undefined, case: undefined };
+  const args = { nativeSize: 10_000_000, jsSize: 1_000_000, queries: 200_000, rounds: 5, dedupSize: 1_000_000, batch: 10_000, only: undefined, case: undefined, json: undefined };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     const value = argv[i + 1];
@@ -39,6 +41,7 @@ function parseArgs(argv) {
     else if (key === '--batch') args.batch = number();
     else if (key === '--only') (args.only = value), i++;
     else if (key === '--case') (args.case = value), i++;
+    else if (key === '--json') (args.json = value), i++;
     else throw new Error(`unknown argument ${key}`);
   }
   return args;
@@ -207,6 +210,7 @@ function main() {
   const cases = (args.only ? [args.only] : ['native', 'js']).filter((b) => b === 'js' || !lib.nativeLoadError);
   if (lib.nativeLoadError && args.only !== 'js') console.log(`native engine unavailable: ${lib.nativeLoadError.message}`);
   const cpu = os.cpus()[0];
+  const loadStart = os.loadavg();
   console.log('# SimHashIndex benchmark (bench/index.js)');
   console.log(`machine: ${cpu ? cpu.model : 'unknown CPU'}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, ` +
     `node ${process.version}, ${os.platform()}-${os.arch()}; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -242,7 +246,11 @@ function main() {
     console.log('');
   }
   console.log('## targets (issue 5)');
-  const check = (ok, text) => console.log(`${ok ? 'PASS' : 'FAIL'}  ${text}`);
+  const targets = [];
+  const check = (ok, text) => {
+    targets.push({ met: Boolean(ok), text });
+    console.log(`${ok ? 'PASS' : 'FAIL'}  ${text}`);
+  };
   for (const r of results) {
     if (r.backend === 'native') {
       check(r.qpsWallMedian >= 500_000, `native ≥ 500,000 queries/s at ${fmt(r.n)} (wall median ${fmt(r.qpsWallMedian)}, per CPU second ${fmt(r.qpsCpuMedian)})`);
@@ -254,6 +262,25 @@ function main() {
     check(r.bruteAgrees, `${r.backend}: index answers equal the linear scan on the benchmark queries`);
   }
   console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (args.json) {
+    const { json, ...settings } = args;
+    const data = {
+      benchmark: 'simhash-zh index',
+      date: new Date().toISOString(),
+      machine: { cpu: cpu ? cpu.model : 'unknown CPU', cores: os.cpus().length, memoryGiB: os.totalmem() / 2 ** 30, node: process.version, platform: `${os.platform()}-${os.arch()}` },
+      loadAverage: { start: loadStart, end: os.loadavg() },
+      command: `node --expose-gc bench/index.js ${process.argv.slice(2).join(' ')}`.trim(),
+      corpus: { kind: 'random 64-bit fingerprints', prng: 'mulberry32', seed: SEED, dedupNearCopies: 0.1 },
+      k: K,
+      settings,
+      nativeLoadError: lib.nativeLoadError ? lib.nativeLoadError.message : null,
+      results,
+      targets,
+    };
+    fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
+    fs.writeFileSync(json, JSON.stringify(data, null, 2) + '\n');
+    console.log(`JSON: ${json}`);
+  }
 }
 
 main();
