@@ -255,7 +255,8 @@ function createEngine(backend: Backend, source: DictionarySource): SegmenterEngi
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'SIMHASH_ZH_DICT_CORRUPT' || code === 'SIMHASH_ZH_DICT_VERSION' || code === 'SIMHASH_ZH_DICT_IO') {
-      throw new SimHashError(code, (error as Error).message, { cause: error });
+      const hint = source.kind === 'default' ? ' (the default dictionary is built by `npm run build:dict`)' : '';
+      throw new SimHashError(code, (error as Error).message + hint, { cause: error });
     }
     throw error;
   }

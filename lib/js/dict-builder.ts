@@ -47,7 +47,7 @@ const FREQ_RE = /^\d+$/;
  * Parses jieba's dictionary text format: one `word [freq [tag]]` per line,
  * separated by whitespace; blank lines are skipped. A missing frequency is
  * `undefined` (the caller decides). A later line for the same word replaces
- * the earlier one.
+ * the earlier one's frequency.
  */
 export function parseJiebaDict(text: string, what = 'dictionary'): { word: string; freq: number | undefined }[] {
   const out = new Map<string, number | undefined>();
@@ -64,7 +64,6 @@ export function parseJiebaDict(text: string, what = 'dictionary'): { word: strin
       freq = Number(fields[1]);
     }
     if (!word.isWellFormed()) throw parseError(what, index + 1, line, 'word is not well-formed Unicode');
-    out.delete(word);
     out.set(word, freq);
   });
   return [...out].map(([word, freq]) => ({ word, freq }));

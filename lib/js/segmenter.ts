@@ -204,6 +204,18 @@ export class SegmenterJs {
     return this.ovEntry[node]!;
   }
 
+  /** The entry of a one-character word, as lookup() would find it. */
+  private singleEntry(cp: number): number {
+    const c = this.charId(cp);
+    if (c !== 0) {
+      const t = this.trie[0]! + c;
+      if (this.trie[3 * t + 1] === 0 && this.trie[3 * t + 2]! >= 0) return this.trie[3 * t + 2]!;
+    }
+    if (this.ovChild.size === 0) return -1;
+    const child = this.ovChild.get(cp);
+    return child === undefined ? -1 : this.ovEntry[child]!;
+  }
+
   private emit(start: number, end: number, entry: number): void {
     this.sink.push(end, entry !== -2 ? entry : this.wantEntries ? this.lookup(start, end) : -1);
   }
@@ -239,8 +251,14 @@ export class SegmenterJs {
           continue;
         }
         let end = this.nextPos;
-        if (cp === 0x0d && end < n && this.unit(end) === 0x0a) end++;
-        this.emit(pos, end, this.wantEntries ? -2 : -1);
+        let entry = -1;
+        if (cp === 0x0d && end < n && this.unit(end) === 0x0a) {
+          end++;
+          if (this.wantEntries) entry = -2;
+        } else if (this.wantEntries) {
+          entry = this.singleEntry(cp);
+        }
+        this.emit(pos, end, entry);
         pos = end;
       }
     } finally {

@@ -15,11 +15,11 @@ inline bool is_ascii_alnum(uint32_t c) {
 }
 
 // jieba-rs RE_HAN_DEFAULT: CJK ideographs, ASCII letters and digits, `+#&._%-`.
+// Bit c of kAsciiHan[c >> 5]: ASCII c is in RE_HAN_DEFAULT (`0-9A-Za-z+#&._%-`).
+constexpr uint32_t kAsciiHan[4] = {0, 0x03ff6868u, 0x87fffffeu, 0x07fffffeu};
+
 inline bool is_han_default(uint32_t cp) {
-  if (cp < 0x80) {
-    return is_ascii_alnum(cp) || cp == '+' || cp == '#' || cp == '&' || cp == '.' || cp == '_' || cp == '%' ||
-           cp == '-';
-  }
+  if (cp < 0x80) return (kAsciiHan[cp >> 5] >> (cp & 31)) & 1;
   if (cp < 0x3400) return false;
   if (cp <= 0x9fff) return cp >= 0x4e00 || cp <= 0x4dbf;
   if (cp < 0x20000) return cp >= 0xf900 && cp <= 0xfaff;
@@ -45,6 +45,24 @@ Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
   e_lf_.resize(1024);
   v_cp_.resize(256);
   v_off_.resize(257);
+}
+
+Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
+  own_log_freq_ = other.own_log_freq_;
+  own_freq_ = other.own_freq_;
+  if (!own_log_freq_.empty()) {
+    log_freq_ = own_log_freq_.data();
+    freq_ = own_freq_.data();
+  }
+  total_ = other.total_;
+  log_total_ = other.log_total_;
+  max_word_chars_ = other.max_word_chars_;
+  ov_child_ = other.ov_child_;
+  ov_entry_ = other.ov_entry_;
+  ov_log_freq_ = other.ov_log_freq_;
+  ov_freq_ = other.ov_freq_;
+  has_stop_set_ = other.has_stop_set_;
+  stop_set_ = other.stop_set_;
 }
 
 // ---------------------------------------------------------------------------
@@ -115,6 +133,18 @@ int32_t Segmenter::lookup(size_t start, size_t end) const {
   return ov_entry_[node];
 }
 
+// The entry of a one-character word, as lookup() would find it.
+int32_t Segmenter::single_entry(uint32_t cp) const {
+  const int32_t c = char_id(cp);
+  if (c != 0) {
+    const int32_t t = trie_[0] + c;
+    if (trie_[3 * t + 1] == 0 && trie_[3 * t + 2] >= 0) return trie_[3 * t + 2];
+  }
+  if (ov_child_.empty()) return -1;
+  auto child = ov_child_.find(cp);  // node 0 * kOverlayKey + cp
+  return child == ov_child_.end() ? -1 : ov_entry_[child->second];
+}
+
 void Segmenter::emit(size_t start, size_t end, int32_t entry) {
   if (stop_) return;
   if (entry == kLookup) entry = want_entries_ ? lookup(start, end) : -1;
@@ -148,8 +178,14 @@ void Segmenter::run(std::string_view utf8, int flags, Flush flush, void* ctx) {
       continue;
     }
     size_t end = next;
-    if (cp == 0x0d && end < n && p_[end] == 0x0a) end++;
-    emit(pos, end, want_entries_ ? kLookup : -1);
+    int32_t entry = -1;
+    if (cp == 0x0d && end < n && p_[end] == 0x0a) {
+      end++;
+      if (want_entries_) entry = kLookup;
+    } else if (want_entries_) {
+      entry = single_entry(cp);
+    }
+    emit(pos, end, entry);
     pos = end;
   }
   if (batch_count_ > 0 && !stop_) flush_(ctx_, batch_, batch_count_);
@@ -244,7 +280,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
     // The second step of a walk usually misses the cache: start loading the
     // one of a walk two characters ahead now.
-    if (i + 3 < have_ || ensure(i + 3)) {
+    if ((i + 3 < have_ || ensure(i + 3)) && w_cp_[i + 2] >= 0x3400) {
       const int32_t c1 = w_id_[i + 2];
       const int32_t c2 = w_id_[i + 3];
       const int32_t t1 = trie[0] + c1;

@@ -43,6 +43,10 @@ class Segmenter {
   static constexpr size_t kViterbiCap = size_t{1} << 16;
 
   explicit Segmenter(std::shared_ptr<const Dictionary> dict);
+  // A copy shares the dictionary and has the same added words and stop words
+  // (e.g. one segmenter per thread from a configured one); scratch is its own.
+  Segmenter(const Segmenter& other);
+  Segmenter& operator=(const Segmenter&) = delete;
 
   // Calls f(start, end, entry) for each word of `utf8` (byte offsets; `entry`
   // is the word's dictionary entry, e.g. for entry_idf(), or -1). Words are
@@ -99,6 +103,7 @@ class Segmenter {
     return entry < base_entries_ ? log_freq_[entry] : ov_log_freq_[entry - base_entries_];
   }
   int32_t lookup(size_t start, size_t end) const;
+  int32_t single_entry(uint32_t cp) const;
   void emit(size_t start, size_t end, int32_t entry);
   // Makes sure window character k is decoded; false when the block ends first.
   bool ensure(size_t k) { return k < have_ || decode_more(k); }

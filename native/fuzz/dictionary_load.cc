@@ -2,7 +2,7 @@
 // segmentation with whatever it accepts. A file that passes validation must be safe to segment
 // with: nothing read from it may index out of bounds.
 //
-// The first byte picks the mode: bit 0 rewrites the XXH32 checksum (offset 12) to match and bit 1
+// The first byte picks the mode: bit 0 rewrites the checksum (CRC-32 of bytes 16.., at offset 12) to match and bit 1
 // the file size field (offset 16) first, so mutations reach the section and content checks behind
 // them; with neither, the bytes are loaded as they are. scripts/fuzz.js seeds this target with a
 // small valid dictionary made by lib/js/dict-builder.ts.
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> file(data + 1, data + size);
   if (file.size() >= 20) {
     if (data[0] & 2) put_u32(file.data() + 16, static_cast<uint32_t>(file.size()));
-    if (data[0] & 1) put_u32(file.data() + 12, simhash_zh::xxh32(file.data() + 16, file.size() - 16));
+    if (data[0] & 1) put_u32(file.data() + 12, simhash_zh::crc32(file.data() + 16, file.size() - 16));
   }
   simhash_zh::DictStatus status;
   auto dict = simhash_zh::Dictionary::from_bytes(file.data(), file.size(), &status);

@@ -424,6 +424,12 @@ void test_segmenter() {
   check(seg.add_word("杭研大厦", 10) == 10 &&
             seg_words(seg, "网易杭研大厦", simhash_zh::kSegmentHmm) == std::vector<std::string>{"网易", "杭研大厦"},
         "add_word");
+  {
+    simhash_zh::Segmenter copy(seg);  // keeps the added word, shares the dictionary
+    check(seg_words(copy, "网易杭研大厦", simhash_zh::kSegmentHmm) == std::vector<std::string>{"网易", "杭研大厦"} &&
+              &copy.dictionary() == &seg.dictionary(),
+          "a copied segmenter keeps its words");
+  }
   // A block with no word boundary is cut into windows; the words still cover it.
   std::string laugh;
   for (int i = 0; i < 200000; i++) laugh += "哈";
