@@ -36,6 +36,8 @@ const TARGETS = {
   dictionary_load: { source: 'dictionary_load.cc', needs: ['dictionary.h', 'segmenter.h'], maxLen: 1 << 20, seed: dictionarySeeds },
   // Segments over dict/jieba.dict, or over the small generated dictionary when that is not built.
   segmenter: { source: 'segmenter.cc', needs: ['segmenter.h'], maxLen: 8192, seed: dictionarySeeds },
+  // The default pipeline (normalize, segment, weight, hash, sum), same dictionary as `segmenter`.
+  default_pipeline: { source: 'default_pipeline.cc', needs: ['pipeline.h'], maxLen: 8192, seed: dictionarySeeds },
 };
 
 // Seed folder(s) made at run time for the dictionary targets; sets SIMHASH_ZH_FUZZ_DICT.

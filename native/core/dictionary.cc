@@ -427,7 +427,7 @@ bool Dictionary::validate(DictStatus* status) {
 std::shared_ptr<const Dictionary> Dictionary::from_bytes(const void* data, size_t size, DictStatus* status) {
   std::shared_ptr<Dictionary> dict(new Dictionary());
   dict->owned_.reset(new uint64_t[(size + 7) / 8 + 1]);
-  std::memcpy(dict->owned_.get(), data, size);
+  if (size > 0) std::memcpy(dict->owned_.get(), data, size);  // data may be null when size is 0
   dict->data_ = reinterpret_cast<const uint8_t*>(dict->owned_.get());
   dict->size_ = size;
   if (!dict->validate(status)) return nullptr;

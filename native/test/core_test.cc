@@ -492,7 +492,17 @@ void test_segmenter() {
 }
 }  // namespace
 
+// Regression (libFuzzer, dictionary_load): an empty buffer with a null pointer is a corrupt
+// dictionary, not a memcpy from null.
+void test_dictionary_empty_bytes() {
+  simhash_zh::DictStatus status;
+  check(simhash_zh::Dictionary::from_bytes(nullptr, 0, &status) == nullptr &&
+            status.code != simhash_zh::DictError::kOk,
+        "an empty dictionary buffer is rejected");
+}
+
 int main() {
+  test_dictionary_empty_bytes();
   test_simhash_chinese_seed_demo();
   test_mysimhash();
   test_utf16();
