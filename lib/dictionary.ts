@@ -44,6 +44,8 @@ export const HMM_LAST_CP = 0x9fd5;
 export const FLAG_STOP = 1;
 /** Frequencies are integers in [0, MAX_FREQ]. */
 export const MAX_FREQ = 2 ** 32 - 1;
+/** The largest IDF x IDF_SCALE a valid file holds (real IDFs are below 32; native packs it with a flag). */
+export const MAX_IDF = 2 ** 30 - 1;
 
 export const SECTION = {
   CHARMAP_BMP: 1,
@@ -254,7 +256,7 @@ export function readDictionary(input: Uint8Array): DictionaryData {
   const flagsSection = section(SECTION.ENTRY_FLAGS, 1, entryCount);
   const flags = new Uint8Array(bytes.buffer, bytes.byteOffset + flagsSection.offset, entryCount);
   for (let e = 0; e < entryCount; e++) {
-    if (logFreq[e]! < -1 || idf[e]! < -1) throw corrupt(`entry ${e} is invalid`);
+    if (logFreq[e]! < -1 || idf[e]! < -1 || idf[e]! > MAX_IDF) throw corrupt(`entry ${e} is invalid`);
   }
 
   const hmmSection = section(SECTION.HMM, 4);

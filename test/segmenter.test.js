@@ -391,6 +391,11 @@ describe('Segmenter: the binary dictionary', function () {
       b.writeInt32LE(0x7fffffff, b.readUInt32LE(sectionOffset(b, 3) + 4) + 12 * 5);
       return resign(b);
     }],
+    ['an IDF out of range (checksum fixed up)', 'SIMHASH_ZH_DICT_CORRUPT', /entry 7 is invalid/, () => {
+      const b = Buffer.from(good);
+      b.writeInt32LE(2 ** 30, b.readUInt32LE(sectionOffset(b, 6) + 4) + 4 * 7);
+      return resign(b);
+    }],
     ['an HMM section of the wrong shape (checksum fixed up)', 'SIMHASH_ZH_DICT_CORRUPT', /HMM/, () => {
       const b = Buffer.from(good);
       b.writeInt32LE(0x4e01, b.readUInt32LE(sectionOffset(b, 8) + 4) + 20 * 4);

@@ -9,6 +9,7 @@ namespace simhash_zh {
 
 inline bool is_word_code_point(uint32_t c) {
   if (c < 0x80) return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  if (c >= 0x3400 && c <= 0x9fff) return true;                     // CJK ideographs: the common case first
   if (c <= 0xbf || c == 0xd7 || c == 0xf7) return false;           // C1, Latin-1 symbols
   if (c >= 0x2000 && c <= 0x2bff) return false;                    // punctuation .. symbols
   if (c >= 0x2e00 && c <= 0x2e7f) return false;                    // supplemental punctuation

@@ -381,18 +381,22 @@ bool Dictionary::validate(DictStatus* status) {
   }
   p = section(kEntryLogFreq, 4, entry_count_);
   if (!p) return false;
-  log_freq_ = reinterpret_cast<const int32_t*>(p);
+  const auto* log_freq = reinterpret_cast<const int32_t*>(p);
   p = section(kEntryFreq, 4, entry_count_);
   if (!p) return false;
   freq_ = reinterpret_cast<const uint32_t*>(p);
   p = section(kEntryIdf, 4, entry_count_);
   if (!p) return false;
-  idf_ = reinterpret_cast<const int32_t*>(p);
+  const auto* idf = reinterpret_cast<const int32_t*>(p);
   p = section(kEntryFlags, 1, entry_count_);
   if (!p) return false;
-  flags_ = p;
+  const uint8_t* flags = p;
+  facts_.reset(new EntryFacts[entry_count_ == 0 ? 1 : entry_count_]);
   for (uint32_t e = 0; e < entry_count_; e++) {
-    if (log_freq_[e] < -1 || idf_[e] < -1) return corrupt(status, "entry " + std::to_string(e) + " is invalid");
+    if (log_freq[e] < -1 || idf[e] < -1 || idf[e] > kMaxIdf) {
+      return corrupt(status, "entry " + std::to_string(e) + " is invalid");
+    }
+    facts_[e] = EntryFacts{log_freq[e], idf[e] * 2 + ((flags[e] & kFlagStop) != 0 ? 1 : 0)};
   }
 
   p = section(kHmm, 4, -1);

@@ -33,6 +33,18 @@ constexpr uint32_t kHmmFirstCp = 0x4e00;
 constexpr uint32_t kHmmLastCp = 0x9fd5;
 constexpr uint8_t kFlagStop = 1;
 constexpr uint64_t kMaxFreq = 0xffffffffULL;
+// The largest IDF x kIdfScale a valid file holds (real IDFs are below 32).
+constexpr int32_t kMaxIdf = (1 << 30) - 1;
+
+// What the hot loops read about one entry, side by side: segmenting reads the
+// cost, weighting then finds the IDF and the stop flag in the same cache line
+// (the file keeps them in separate arrays, a cache miss each).
+struct EntryFacts {
+  int32_t log_freq;      // -1: not a segmentation word
+  int32_t idf_and_stop;  // IDF x kIdfScale (-1: none) times 2, plus 1 for a default stop word
+  int32_t idf() const { return idf_and_stop >> 1; }  // arithmetic shift: -1 stays -1
+  bool stop() const { return (idf_and_stop & 1) != 0; }
+};
 
 // Deterministic arithmetic shared with the TS engine (lib/dictionary.ts): only
 // IEEE-754 +, -, *, / in a fixed order, so both get the same bits.
@@ -69,16 +81,15 @@ class Dictionary {
   const int32_t* trie() const { return trie_; }
   uint32_t trie_slots() const { return trie_slots_; }
   uint32_t entry_count() const { return entry_count_; }
-  const int32_t* log_freqs() const { return log_freq_; }
+  // One EntryFacts per entry.
+  const EntryFacts* entry_facts() const { return facts_.get(); }
   const uint32_t* freqs() const { return freq_; }
-  int32_t log_freq(int32_t entry) const { return log_freq_[entry]; }
+  int32_t log_freq(int32_t entry) const { return facts_[entry].log_freq; }
   uint32_t freq(int32_t entry) const { return freq_[entry]; }
   // IDF x kIdfScale, -1 when the entry has none.
-  int32_t idf(int32_t entry) const { return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_ ? idf_[entry] : -1; }
+  int32_t idf(int32_t entry) const { return has_entry(entry) ? facts_[entry].idf() : -1; }
   int32_t idf_median() const { return idf_median_; }
-  bool is_default_stop(int32_t entry) const {
-    return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_ && (flags_[entry] & kFlagStop) != 0;
-  }
+  bool is_default_stop(int32_t entry) const { return has_entry(entry) && facts_[entry].stop(); }
   double total_freq() const { return total_freq_; }
   int32_t log_total() const { return log_total_; }
   uint32_t max_word_chars() const { return max_word_chars_; }
@@ -90,6 +101,7 @@ class Dictionary {
   Dictionary() = default;
   bool validate(DictStatus* status);
   int32_t char_id_supp(uint32_t cp) const;
+  bool has_entry(int32_t entry) const { return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_; }
 
   // Storage: an owned copy or a read-only mapping.
   std::unique_ptr<uint64_t[]> owned_;
@@ -102,10 +114,8 @@ class Dictionary {
   uint32_t supp_count_ = 0;
   const int32_t* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
-  const int32_t* log_freq_ = nullptr;
+  std::unique_ptr<EntryFacts[]> facts_;
   const uint32_t* freq_ = nullptr;
-  const int32_t* idf_ = nullptr;
-  const uint8_t* flags_ = nullptr;
   const int32_t* hmm_ = nullptr;
   uint32_t entry_count_ = 0;
   uint32_t alphabet_size_ = 0;

@@ -29,9 +29,9 @@ struct Entry {
   uint32_t length;    // ... and its byte length
 };
 
-}  // namespace
-
-int64_t emphasize(int64_t base) {
+// The weight of a feature from its base weight: base^1.5 (base * isqrt(base)),
+// capped at 2^26 so that sums stay exact in both engines.
+inline int64_t emphasize(int64_t base) {
   if (base <= 0) return 0;
   if (base > kMaxBase) base = kMaxBase;
   int64_t root = static_cast<int64_t>(std::sqrt(static_cast<double>(base)));
@@ -40,6 +40,8 @@ int64_t emphasize(int64_t base) {
   const int64_t weight = base * root;
   return weight > kMaxWeight ? kMaxWeight : weight;
 }
+
+}  // namespace
 
 struct DefaultPipeline::Scratch {
   explicit Scratch(std::shared_ptr<const Dictionary> dictionary) : segmenter(std::move(dictionary)) {}
@@ -173,7 +175,8 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   auto unit_weight = [&](int32_t entry, size_t byte_length) -> int64_t {
     switch (options_.weighting) {
       case Weighting::kTfIdf: {
-        const int32_t idf = entry >= 0 ? dictionary_->idf(entry) : -1;
+        // The segmenter's facts table: the line its route just read holds the IDF too.
+        const int32_t idf = s.segmenter.entry_idf(entry);
         return idf >= 0 ? (idf >> kIdfShift) : median_idf_;
       }
       case Weighting::kTf:

@@ -37,10 +37,6 @@ struct PipelineOptions {
 constexpr uint8_t kFeatureWord = 0;
 constexpr uint8_t kFeatureChar = 1;
 
-// The weight of a feature from its base weight: base^1.5 (base * isqrt(base)),
-// capped at 2^26 so that sums stay exact in both engines.
-int64_t emphasize(int64_t base);
-
 class DefaultPipeline final : public Fingerprinter {
  public:
   DefaultPipeline(std::shared_ptr<const Dictionary> dictionary, PipelineOptions options);

@@ -33,7 +33,7 @@ Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
       trie_(dict_->trie()),
       bmp_(dict_->bmp()),
       base_entries_(static_cast<int32_t>(dict_->entry_count())),
-      log_freq_(dict_->log_freqs()),
+      facts_(dict_->entry_facts()),
       freq_(dict_->freqs()),
       total_(dict_->total_freq()),
       log_total_(dict_->log_total()),
@@ -48,10 +48,10 @@ Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
 }
 
 Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
-  own_log_freq_ = other.own_log_freq_;
+  own_facts_ = other.own_facts_;
   own_freq_ = other.own_freq_;
-  if (!own_log_freq_.empty()) {
-    log_freq_ = own_log_freq_.data();
+  if (!own_facts_.empty()) {
+    facts_ = own_facts_.data();
     freq_ = own_freq_.data();
   }
   total_ = other.total_;
@@ -299,7 +299,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
       const int32_t e = trie[3 * t + 2];
       if (e >= 0) {
         if (j == i) single = e;
-        const int32_t lf = e < base_entries_ ? log_freq_[e] : ov_log_freq_[e - base_entries_];
+        const int32_t lf = e < base_entries_ ? facts_[e].log_freq : ov_log_freq_[e - base_entries_];
         if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
       }
       j++;
@@ -592,10 +592,10 @@ double Segmenter::entry_freq(int32_t entry) const {
 }
 
 void Segmenter::own_freqs() {
-  if (!own_log_freq_.empty() || base_entries_ == 0) return;
-  own_log_freq_.assign(log_freq_, log_freq_ + base_entries_);
+  if (!own_facts_.empty() || base_entries_ == 0) return;
+  own_facts_.assign(facts_, facts_ + base_entries_);
   own_freq_.assign(freq_, freq_ + base_entries_);
-  log_freq_ = own_log_freq_.data();
+  facts_ = own_facts_.data();
   freq_ = own_freq_.data();
 }
 
@@ -620,7 +620,7 @@ double Segmenter::add_word(std::string_view word, double freq) {
     own_freqs();
     total_ += f - own_freq_[entry];
     own_freq_[entry] = static_cast<uint32_t>(f);
-    own_log_freq_[entry] = lf;
+    own_facts_[entry].log_freq = lf;
   } else if (entry >= 0) {
     const size_t k = static_cast<size_t>(entry - base_entries_);
     total_ += f - ov_freq_[k];
@@ -664,15 +664,14 @@ double Segmenter::suggest_freq(std::string_view word) {
 }
 
 void Segmenter::set_stop_words(const std::vector<std::string>& words) {
-  stop_set_.clear();
-  stop_set_.insert(words.begin(), words.end());
+  auto set = std::make_shared<StopSet>();
+  set->words = words;
+  for (const std::string& word : set->words) set->lookup.insert(word);
+  stop_set_ = std::move(set);
   has_stop_set_ = true;
 }
 
-bool Segmenter::is_stop(std::string_view word, int32_t entry) const {
-  if (has_stop_set_) return stop_set_.count(std::string(word)) != 0;
-  return entry < base_entries_ && dict_->is_default_stop(entry);
-}
+bool Segmenter::is_custom_stop(std::string_view word) const { return stop_set_->lookup.count(word) != 0; }
 
 bool Segmenter::is_stop_word(std::string_view word) { return is_stop(word, has_stop_set_ ? -1 : entry_of(word)); }
 

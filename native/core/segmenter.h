@@ -85,22 +85,28 @@ class Segmenter {
   // Frequency of an entry, 0 when it is not a segmentation word.
   double entry_freq(int32_t entry) const;
   // IDF x kIdfScale, or -1.
-  int32_t entry_idf(int32_t entry) const { return dict_->idf(entry); }
+  int32_t entry_idf(int32_t entry) const {
+    return entry >= 0 && entry < base_entries_ ? facts_[entry].idf() : -1;
+  }
 
   // Replaces the default stop words (cppjieba's list) with `words`.
   void set_stop_words(const std::vector<std::string>& words);
   // Whether `word` (whose entry is `entry`, as for_each_word reports it) is a stop word.
-  bool is_stop(std::string_view word, int32_t entry) const;
+  bool is_stop(std::string_view word, int32_t entry) const {
+    if (has_stop_set_) return is_custom_stop(word);
+    return entry >= 0 && entry < base_entries_ && facts_[entry].stop();
+  }
   bool is_stop_word(std::string_view word);
 
   const Dictionary& dictionary() const { return *dict_; }
   const std::shared_ptr<const Dictionary>& shared_dictionary() const { return dict_; }
 
  private:
+  bool is_custom_stop(std::string_view word) const;
   uint32_t decode(size_t pos, size_t* next) const;
   int32_t char_id(uint32_t cp) const { return dict_->char_id(cp); }
   int32_t entry_log_freq(int32_t entry) const {
-    return entry < base_entries_ ? log_freq_[entry] : ov_log_freq_[entry - base_entries_];
+    return entry < base_entries_ ? facts_[entry].log_freq : ov_log_freq_[entry - base_entries_];
   }
   int32_t lookup(size_t start, size_t end) const;
   int32_t single_entry(uint32_t cp) const;
@@ -124,10 +130,10 @@ class Segmenter {
   const int32_t* trie_;
   const int32_t* bmp_;
   int32_t base_entries_;
-  // Frequencies: the dictionary's until add_word changes one (then a copy).
-  const int32_t* log_freq_;
+  // Entry facts and frequencies: the dictionary's until add_word changes one (then a copy).
+  const EntryFacts* facts_;
   const uint32_t* freq_;
-  std::vector<int32_t> own_log_freq_;
+  std::vector<EntryFacts> own_facts_;
   std::vector<uint32_t> own_freq_;
   double total_;
   int32_t log_total_;
@@ -137,8 +143,13 @@ class Segmenter {
   std::vector<int32_t> ov_entry_{-1};
   std::vector<int32_t> ov_log_freq_;
   std::vector<uint32_t> ov_freq_;
+  // Custom stop words: immutable once set, shared by copies; the views point into `words`.
+  struct StopSet {
+    std::vector<std::string> words;
+    std::unordered_set<std::string_view> lookup;
+  };
   bool has_stop_set_ = false;
-  std::unordered_set<std::string> stop_set_;
+  std::shared_ptr<const StopSet> stop_set_;
 
   // The input being segmented.
   const unsigned char* p_ = nullptr;
