@@ -47,7 +47,6 @@ struct DefaultPipeline::Scratch {
   explicit Scratch(std::shared_ptr<const Dictionary> dictionary) : segmenter(std::move(dictionary)) {}
   Segmenter segmenter;
   std::string normalized;
-  std::vector<WordSpan> words;
   std::vector<uint32_t> cps;
   std::vector<Entry> entries;
   std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
@@ -164,10 +163,6 @@ void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
 
 void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   normalize(utf8, options_.normalize, s.normalized);
-  s.words.clear();
-  s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
-    s.words.push_back(WordSpan{start, end, entry});
-  });
   s.reset();
   const auto* bytes = reinterpret_cast<const unsigned char*>(s.normalized.data());
   const bool want_words = options_.features != FeatureSet::kChars;
@@ -188,7 +183,10 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     }
     return 64;
   };
-  for (const WordSpan& word : s.words) {
+  // Each word is counted as the segmenter reports it: the facts its route just read are
+  // still in cache (counting after the whole text was segmented missed them).
+  s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
+    const WordSpan word{start, end, entry};
     const std::string_view text(s.normalized.data() + word.start, word.end - word.start);
     s.cps.clear();
     bool has_word_char = false;
@@ -197,13 +195,13 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       s.cps.push_back(cp);
       has_word_char = has_word_char || is_word_code_point(cp);
     }
-    if (!has_word_char) continue;
-    if (options_.use_stop_words && s.segmenter.is_stop(text, word.entry)) continue;
+    if (!has_word_char) return;
+    if (options_.use_stop_words && s.segmenter.is_stop(text, word.entry)) return;
     if (want_words) {
       s.add(feature_hash(s.cps.data(), s.cps.size()), unit_weight(word.entry, text.size()), kFeatureWord,
             word.start, text.size());
     }
-    if (!want_chars) continue;
+    if (!want_chars) return;
     size_t offset = word.start;
     for (const uint32_t cp : s.cps) {
       // The normalized text is valid UTF-8, so a code point's length gives its bytes.
@@ -211,20 +209,20 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       const std::string_view ch(s.normalized.data() + offset, next - offset);
       if (is_word_code_point(cp)) {
         // A one-character word already passed the stop-word check.
-        int32_t entry = word.entry;
+        int32_t char_entry = word.entry;
         bool stop = false;
         if (s.cps.size() > 1) {
           const int32_t info = s.char_entry(cp, ch, options_.use_stop_words);
-          entry = info >> 1;  // arithmetic shift: -1 stays -1
+          char_entry = info >> 1;  // arithmetic shift: -1 stays -1
           stop = (info & 1) != 0;
         }
         if (!stop) {
-          s.add(s.char_hash(cp), unit_weight(entry, ch.size()), kFeatureChar, offset, ch.size());
+          s.add(s.char_hash(cp), unit_weight(char_entry, ch.size()), kFeatureChar, offset, ch.size());
         }
       }
       offset = next;
     }
-  }
+  });
 }
 
 Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
