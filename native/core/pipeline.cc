@@ -50,49 +50,38 @@ struct DefaultPipeline::Scratch {
   std::vector<uint32_t> cps;
   std::vector<Entry> entries;
   std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
-  // Per code point (lazily): its entry as a one-character word, times 2, plus 1 if it is a
-  // stop word. Valid for the scratch's life: its words are fixed. A flat table for the BMP.
-  static constexpr int32_t kUnknown = INT32_MIN;
-  std::vector<int32_t> bmp_info;
-  std::unordered_map<uint32_t, int32_t> supplementary_info;
-  // Per BMP code point (lazily): the hash of its character feature; hi == 0 && lo == 0 means
-  // not computed yet (MurmurHash3 of a marked code point is never all zero in practice, and a
-  // zero result would only be recomputed).
-  std::vector<Fingerprint> bmp_hash;
+  // What a character feature needs, per code point, computed on first sight and valid for
+  // the scratch's life (its words are fixed): the hash, the entry of the one-character
+  // word, its stop flag and the base weight of one occurrence. One slot per code point,
+  // so one cache line per character (a flat table for the BMP).
+  struct CharSlot {
+    Fingerprint hash;
+    int64_t unit = 0;
+    int32_t entry = -1;
+    bool stop = false;
+    bool known = false;
+  };
+  std::vector<CharSlot> bmp_chars;
+  std::unordered_map<uint32_t, CharSlot> supplementary_chars;  // nodes: references stay valid
 
-  Fingerprint char_hash(uint32_t cp) {
-    if (cp >= 0x10000) {
-      const uint32_t marked[2] = {kCharMarker, cp};
-      return feature_hash(marked, 2);
-    }
-    if (bmp_hash.empty()) bmp_hash.assign(0x10000, Fingerprint{});
-    Fingerprint& slot = bmp_hash[cp];
-    if (slot.lo == 0 && slot.hi == 0) {
-      const uint32_t marked[2] = {kCharMarker, cp};
-      slot = feature_hash(marked, 2);
-    }
-    return slot;
-  }
-
-  int32_t char_entry(uint32_t cp, std::string_view ch, bool use_stop_words) {
-    int32_t* slot = nullptr;
+  template <class UnitWeight>
+  const CharSlot& char_slot(uint32_t cp, std::string_view ch, bool use_stop_words, UnitWeight&& unit_weight) {
+    CharSlot* slot;
     if (cp < 0x10000) {
-      if (bmp_info.empty()) bmp_info.assign(0x10000, kUnknown);
-      slot = &bmp_info[cp];
+      if (bmp_chars.empty()) bmp_chars.resize(0x10000);
+      slot = &bmp_chars[cp];
     } else {
-      auto found = supplementary_info.find(cp);
-      if (found != supplementary_info.end()) return found->second;
+      slot = &supplementary_chars[cp];
     }
-    if (slot != nullptr && *slot != kUnknown) return *slot;
-    const int32_t entry = segmenter.entry_of(ch);
-    const bool stop = use_stop_words && segmenter.is_stop(ch, entry);
-    const int32_t info = entry * 2 + (stop ? 1 : 0);
-    if (slot != nullptr) {
-      *slot = info;
-    } else {
-      supplementary_info.emplace(cp, info);
+    if (!slot->known) {
+      const uint32_t marked[2] = {kCharMarker, cp};
+      slot->hash = feature_hash(marked, 2);
+      slot->entry = segmenter.entry_of(ch);
+      slot->stop = use_stop_words && segmenter.is_stop(ch, slot->entry);
+      slot->unit = unit_weight(slot->entry, ch.size());
+      slot->known = true;
     }
-    return info;
+    return *slot;
   }
 
   void reset() {
@@ -208,16 +197,12 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       const size_t next = offset + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
       const std::string_view ch(s.normalized.data() + offset, next - offset);
       if (is_word_code_point(cp)) {
-        // A one-character word already passed the stop-word check.
-        int32_t char_entry = word.entry;
-        bool stop = false;
-        if (s.cps.size() > 1) {
-          const int32_t info = s.char_entry(cp, ch, options_.use_stop_words);
-          char_entry = info >> 1;  // arithmetic shift: -1 stays -1
-          stop = (info & 1) != 0;
-        }
-        if (!stop) {
-          s.add(s.char_hash(cp), unit_weight(char_entry, ch.size()), kFeatureChar, offset, ch.size());
+        const Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
+        if (s.cps.size() == 1) {
+          // A one-character word: it passed the stop-word check, and its entry is the word's.
+          s.add(slot.hash, unit_weight(word.entry, ch.size()), kFeatureChar, offset, ch.size());
+        } else if (!slot.stop) {
+          s.add(slot.hash, slot.unit, kFeatureChar, offset, ch.size());
         }
       }
       offset = next;
