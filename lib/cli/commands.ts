@@ -32,7 +32,7 @@ import {
   stringOption,
   type Reporting,
 } from './options';
-import { Output } from './output';
+import { Output, type OutputFormat } from './output';
 import { Progress } from './progress';
 
 export interface Command {
@@ -48,6 +48,27 @@ export interface Command {
 }
 
 const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!];
+
+/** The options of a command that reads records: input, its own, hashing, output, progress, help (the help lists them in this order). */
+function recordCommandSpecs(own: readonly OptionSpec[]): OptionSpec[] {
+  return [...INPUT_SPECS, ...own, ...HASHING_SPECS, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC];
+}
+
+/**
+ * What compare, dedup and cluster have in common: SimHash options, --max-distance and --format,
+ * checked in that order (so the first bad one is the one reported). --max-distance goes up to what
+ * an index supports ('index'), or up to the fingerprint width where no index is built ('width').
+ */
+function nearDuplicateOptions(
+  args: ParsedArgs,
+  command: string,
+  distanceLimit: 'index' | 'width',
+): { options: SimHashOptions; k: number; format: OutputFormat } {
+  const options = simhashOptions(args, command);
+  const bits = options.bits ?? 64;
+  const k = maxDistance(args, bits, command, distanceLimit === 'width' ? bits : undefined);
+  return { options, k, format: outputFormat(args, command) };
+}
 
 function createSimHash(options: SimHashOptions): SimHash {
   try {
@@ -155,7 +176,7 @@ const fingerprintCommand: Command = {
   description:
     'Writes {"id","fingerprint"} per record (TSV: id, fingerprint), in input order, in constant memory.\n' +
     'Records are lines of text, or JSON objects with --jsonl; ids are line numbers unless --id names a field.',
-  specs: [...INPUT_SPECS, ...HASHING_SPECS, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC],
+  specs: recordCommandSpecs([]),
   async run(args) {
     const simhash = createSimHash(simhashOptions(args, this.name));
     const format = outputFormat(args, this.name);
@@ -196,10 +217,7 @@ const compareCommand: Command = {
     HELP_SPEC,
   ],
   async run(args) {
-    const options = simhashOptions(args, this.name);
-    const bits = options.bits ?? 64;
-    const k = maxDistance(args, bits, this.name, bits);
-    const format = outputFormat(args, this.name);
+    const { options, k, format } = nearDuplicateOptions(args, this.name, 'width');
     if (args.positionals.length !== 2) {
       throw new UsageError(`compare takes two ${flag(args, 'text') ? 'texts' : 'files'}, got ${args.positionals.length}`, this.name);
     }
@@ -236,19 +254,12 @@ const dedupCommand: Command = {
     'written as read. With --report, writes {"id","duplicateOf","distance"} for each dropped record\n' +
     'instead (TSV: id, duplicateOf, distance): the nearest earlier kept record (ties: the earliest).\n' +
     'Streams: memory is the index of kept fingerprints (with --report, plus the kept ids).',
-  specs: [
-    ...INPUT_SPECS,
+  specs: recordCommandSpecs([
     { name: 'report', type: 'boolean', help: 'write the dropped ids, the id each duplicates and the distance' },
     MAX_DISTANCE_SPEC,
-    ...HASHING_SPECS,
-    FORMAT_SPEC,
-    ...PROGRESS_SPECS,
-    HELP_SPEC,
-  ],
+  ]),
   async run(args) {
-    const options = simhashOptions(args, this.name);
-    const k = maxDistance(args, options.bits ?? 64, this.name);
-    const format = outputFormat(args, this.name);
+    const { options, k, format } = nearDuplicateOptions(args, this.name, 'index');
     const report = flag(args, 'report');
     if (format === 'tsv' && !report) {
       throw new UsageError('--format applies to --report; dedup writes the kept records as they were read', this.name);
@@ -297,19 +308,12 @@ const clusterCommand: Command = {
     '{"cluster","size","ids"} per cluster of at least --min-size records (default 2), numbered from 1\n' +
     'in order of their first record; TSV: one line per member, cluster and id. Holds every\n' +
     'fingerprint of the input (8 bytes a record at 64 bits) and its id.',
-  specs: [
-    ...INPUT_SPECS,
+  specs: recordCommandSpecs([
     MAX_DISTANCE_SPEC,
     { name: 'min-size', type: 'string', value: 'N', help: 'write clusters of at least N records (default 2; 1 for all)' },
-    ...HASHING_SPECS,
-    FORMAT_SPEC,
-    ...PROGRESS_SPECS,
-    HELP_SPEC,
-  ],
+  ]),
   async run(args) {
-    const options = simhashOptions(args, this.name);
-    const k = maxDistance(args, options.bits ?? 64, this.name);
-    const format = outputFormat(args, this.name);
+    const { options, k, format } = nearDuplicateOptions(args, this.name, 'index');
     const minSizeText = stringOption(args, 'min-size') ?? '2';
     if (!/^[1-9]\d*$/.test(minSizeText)) throw new UsageError(`--min-size must be a positive integer; got '${minSizeText}'`, this.name);
     const minSize = Number(minSizeText);
@@ -364,16 +368,11 @@ const segmentCommand: Command = {
     '(TSV: id, then the words that are not whitespace, joined by spaces). With --features, writes\n' +
     '{"id","features":[{"token","kind","weight","hash"}]}: the features the fingerprint is made of, after\n' +
     'normalization and stop words (TSV: one line per feature: id, token, kind, weight, hash).',
-  specs: [
-    ...INPUT_SPECS,
+  specs: recordCommandSpecs([
     { name: 'hmm', type: 'boolean', negatable: true, help: 'decode unknown runs with the HMM (cut: on by default; --features: off)' },
     { name: 'mode', type: 'string', value: 'default|longest', help: "jieba's maximum-probability route (default) or longest match" },
     { name: 'features', type: 'boolean', help: 'write the fingerprint features and weights instead of the words' },
-    ...HASHING_SPECS,
-    FORMAT_SPEC,
-    ...PROGRESS_SPECS,
-    HELP_SPEC,
-  ],
+  ]),
   async run(args) {
     const format = outputFormat(args, this.name);
     const features = flag(args, 'features');
