@@ -204,13 +204,25 @@ export async function* readRecords(
     let pendingBytes = 0;
     let line = 0;
     let discarding = false;
+    // A bad record ends the input, but the records before it are still processed and written (then
+    // exit 1): take() hands back the batch so far and leaves the error here, to be thrown after it.
+    let failure: { error: unknown } | undefined;
+    /** Parses one line into the batch; returns the batch when it is full (or cut short by `failure`). */
     const take = (bytes: Buffer): InputRecord[] | undefined => {
       line++;
       if (discarding) {
         discarding = false;
         return undefined;
       }
-      const record = parseLine(source, bytes, line);
+      let record: InputRecord | SkippedRecord | undefined;
+      try {
+        record = parseLine(source, bytes, line);
+      } catch (error) {
+        failure = { error };
+        const partial = batch;
+        batch = [];
+        return partial.length > 0 ? partial : undefined;
+      }
       if (record === undefined || record instanceof SkippedRecord) return undefined;
       batch.push(record);
       batchChars += record.text.length + 16;
@@ -250,19 +262,9 @@ export async function* readRecords(
             bytes = buffer.subarray(pos, nl);
           }
           pos = nl + 1;
-          let full: InputRecord[] | undefined;
-          try {
-            full = take(bytes);
-          } catch (error) {
-            // A bad record: the records before it are still processed and written, then exit 1.
-            if (batch.length > 0) {
-              const partial = batch;
-              batch = [];
-              yield partial;
-            }
-            throw error;
-          }
+          const full = take(bytes);
           if (full !== undefined) yield full;
+          if (failure !== undefined) throw failure.error;
         }
       }
     } catch (error) {
@@ -270,18 +272,9 @@ export async function* readRecords(
       throw fileError(source.name, error);
     }
     if (pendingBytes > 0) {
-      let full: InputRecord[] | undefined;
-      try {
-        full = take(Buffer.concat(pending));
-      } catch (error) {
-        if (batch.length > 0) {
-          const partial = batch;
-          batch = [];
-          yield partial;
-        }
-        throw error;
-      }
+      const full = take(Buffer.concat(pending));
       if (full !== undefined) yield full;
+      if (failure !== undefined) throw failure.error;
     }
   }
   if (batch.length > 0) yield batch;
