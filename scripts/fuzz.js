@@ -133,6 +133,8 @@ async function build(cxx, names, jobs) {
   fs.mkdirSync(objDir, { recursive: true });
   fs.mkdirSync(binDir, { recursive: true });
   const headers = Math.max(newest(path.join(root, 'native', 'core'), '.h'), newest(fuzzDir, '.h'), mtime(__filename));
+  // Harnesses may include test helpers (native/test/index_checker.h); the core does not.
+  const harnessHeaders = Math.max(headers, newest(path.join(root, 'native', 'test'), '.h'));
   const objects = sources.map((src) => path.join(objDir, path.basename(src).replace(/\.cc$/, '.o')));
   const stale = sources.map((src, i) => [src, objects[i]])
     .filter(([src, obj]) => !fs.existsSync(obj) || mtime(obj) < Math.max(mtime(path.join(root, src)), headers));
@@ -143,7 +145,7 @@ async function build(cxx, names, jobs) {
     const harness = path.join(fuzzDir, TARGETS[name].source);
     const bin = path.join(binDir, name);
     const inputs = [harness, ...objects];
-    if (fs.existsSync(bin) && mtime(bin) >= Math.max(headers, ...inputs.map(mtime))) return;
+    if (fs.existsSync(bin) && mtime(bin) >= Math.max(harnessHeaders, ...inputs.map(mtime))) return;
     console.log(`fuzz: linking ${name}`);
     await run(cxx, [...CXXFLAGS, ...SANITIZE, '-fsanitize=fuzzer', ...inputs, '-o', bin]);
   });

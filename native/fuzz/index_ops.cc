@@ -1,13 +1,14 @@
 // libFuzzer target: SimHashIndex updates and queries (simhash_index.h), checked against a plain
-// list. The input is a program: a header picks (bits, maxDistance, tables), then each op byte adds,
-// removes, queries (compared with the reference and with brute_force_query), bulk-adds or
-// round-trips the index through its file format. Fingerprints are drawn near a few centres so
-// queries have matches, and ids from a small range so replacements and removals hit.
-#include <algorithm>
+// list (native/test/index_checker.h, shared with the core test). The input is a program: a header
+// picks (bits, maxDistance, tables), then each op byte adds, removes, queries (compared with the
+// reference, as is brute_force_query), bulk-adds or round-trips the index through its file format.
+// Fingerprints are drawn near a few centres so queries have matches, and ids from a small range so
+// replacements and removals hit.
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "../test/index_checker.h"
 #include "fuzz_util.h"
 #include "index_format.h"
 #include "simhash_index.h"
@@ -17,23 +18,7 @@ namespace {
 using simhash_zh::Fingerprint;
 using simhash_zh_fuzz::Reader;
 using simhash_zh_fuzz::require;
-
-struct Model {  // insertion-ordered list: the reference
-  std::vector<std::pair<uint64_t, Fingerprint>> entries;
-  void add(uint64_t id, Fingerprint fp) {
-    remove(id);
-    entries.push_back({id, fp});
-  }
-  bool remove(uint64_t id) {
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (entries[i].first == id) {
-        entries.erase(entries.begin() + static_cast<long>(i));
-        return true;
-      }
-    }
-    return false;
-  }
-};
+using simhash_zh_test::ReferenceIndex;
 
 Fingerprint draw(Reader& in, const Fingerprint* centres, int bits) {
   Fingerprint fp = centres[in.u8() % 4];
@@ -46,23 +31,10 @@ Fingerprint draw(Reader& in, const Fingerprint* centres, int bits) {
   return fp;
 }
 
-void check_query(const simhash_zh::SimHashIndex& index, const Model& model, Fingerprint q, int k) {
-  std::vector<simhash_zh::IndexMatch> fast, slow;
-  index.query(q, k, fast);
-  index.brute_force_query(q, k, slow);
-  // Reference: entries within k, by distance then insertion order.
-  std::vector<std::pair<int, size_t>> expect;
-  for (size_t i = 0; i < model.entries.size(); ++i) {
-    const int d = simhash_zh::hamming_distance(q, model.entries[i].second);
-    if (d <= k) expect.push_back({d, i});
-  }
-  std::stable_sort(expect.begin(), expect.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  require(fast.size() == expect.size() && slow.size() == expect.size(), "query count equals the reference");
-  for (size_t i = 0; i < expect.size(); ++i) {
-    require(fast[i].distance == static_cast<uint32_t>(expect[i].first), "query distance equals the reference");
-    require(index.id_at(fast[i].slot) == model.entries[expect[i].second].first, "query id equals the reference");
-    require(slow[i].slot == fast[i].slot, "brute force equals query");
-  }
+void check_query(const simhash_zh::SimHashIndex& index, const ReferenceIndex& model, Fingerprint q, int k) {
+  const auto expect = model.query(q, k);
+  require(simhash_zh_test::index_query(index, q, k) == expect, "query equals the reference");
+  require(simhash_zh_test::index_brute_force_query(index, q, k) == expect, "brute force equals the reference");
 }
 
 }  // namespace
@@ -79,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto& c : centres) c = Fingerprint{in.u64(), bits == 128 ? in.u64() : 0};
 
   auto index = std::make_unique<simhash_zh::SimHashIndex>(bits, k, tables);
-  Model model;
+  ReferenceIndex model;
   for (int steps = 0; !in.done() && steps < 2000; ++steps) {
     const uint8_t op = in.u8();
     switch (op % 6) {
@@ -87,8 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 1: {  // add (or replace)
         const uint64_t id = in.u8() % 64;
         const Fingerprint fp = draw(in, centres, bits);
-        const bool had = std::any_of(model.entries.begin(), model.entries.end(), [&](auto& e) { return e.first == id; });
-        require(index->add(id, fp) == had, "add reports a replacement");
+        require(index->add(id, fp) == model.has(id), "add reports a replacement");
         model.add(id, fp);
         break;
       }

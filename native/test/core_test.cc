@@ -8,6 +8,7 @@
 
 #include "dedup.h"
 #include "fingerprint.h"
+#include "index_checker.h"
 #include "index_format.h"
 #include "preset_mysimhash.h"
 #include "preset_simhash_chinese.h"
@@ -127,39 +128,10 @@ std::vector<simhash_zh::Fingerprint> make_set(int kind, size_t n, int bits, Rng&
   return out;
 }
 
-struct Ref {  // a plain list: the reference model
-  std::vector<std::pair<uint64_t, simhash_zh::Fingerprint>> entries;  // insertion order
-  void add(uint64_t id, simhash_zh::Fingerprint fp) {
-    remove(id);
-    entries.push_back({id, fp});
-  }
-  bool remove(uint64_t id) {
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (entries[i].first == id) {
-        entries.erase(entries.begin() + static_cast<long>(i));
-        return true;
-      }
-    }
-    return false;
-  }
-  std::vector<std::pair<int, uint64_t>> query(simhash_zh::Fingerprint q, int k) const {
-    std::vector<std::pair<int, uint64_t>> out;
-    for (int d = 0; d <= k; ++d) {
-      for (const auto& e : entries) {
-        if (simhash_zh::hamming_distance(e.second, q) == d) out.push_back({d, e.first});
-      }
-    }
-    return out;
-  }
-};
-
-std::vector<std::pair<int, uint64_t>> run_query(const simhash_zh::SimHashIndex& index, simhash_zh::Fingerprint q, int k) {
-  std::vector<simhash_zh::IndexMatch> matches;
-  index.query(q, k, matches);
-  std::vector<std::pair<int, uint64_t>> out;
-  for (const auto& m : matches) out.push_back({static_cast<int>(m.distance), index.id_at(m.slot)});
-  return out;
-}
+using simhash_zh_test::index_brute_force_query;
+using simhash_zh_test::index_query;
+using simhash_zh_test::Matches;
+using simhash_zh_test::ReferenceIndex;
 
 void test_index_layouts() {
   check(simhash_zh::supported_table_counts(64, 3) == std::vector<int>({4, 10, 20, 35}), "tables for k=3");
@@ -184,7 +156,7 @@ void test_index_brute_force() {
       for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{3000}}) {
         const auto set = make_set(kind, n, c[0], rng);
         simhash_zh::SimHashIndex index(c[0], c[1], c[2]);
-        Ref ref;
+        ReferenceIndex ref;
         // Half in bulk, half one by one (tail, segments, merges).
         std::vector<uint64_t> ids, words;
         for (size_t i = 0; i < n / 2; ++i) {
@@ -213,12 +185,10 @@ void test_index_brute_force() {
           index.query_many(batch.data(), queries.size(), k, offsets, many);
           for (size_t q = 0; q < queries.size(); ++q) {
             ++total;
-            const auto got = run_query(index, queries[q], k);
+            const auto got = index_query(index, queries[q], k);
             if (got != ref.query(queries[q], k)) ++mismatches;
-            std::vector<simhash_zh::IndexMatch> brute;
-            index.brute_force_query(queries[q], k, brute);
-            if (brute.size() != got.size()) ++mismatches;
-            std::vector<std::pair<int, uint64_t>> from_batch;
+            if (index_brute_force_query(index, queries[q], k) != got) ++mismatches;
+            Matches from_batch;
             for (uint64_t i = offsets[q]; i < offsets[q + 1]; ++i) {
               from_batch.push_back({static_cast<int>(many[i].distance), index.id_at(many[i].slot)});
             }
@@ -236,7 +206,7 @@ void test_index_updates() {
   Rng rng{42};
   for (int bits : {64, 128}) {
     simhash_zh::SimHashIndex index(bits, 3, 4);
-    Ref ref;
+    ReferenceIndex ref;
     const auto pool = make_set(1, 400, bits, rng);
     int mismatches = 0;
     for (int step = 0; step < 6000; ++step) {
@@ -261,11 +231,9 @@ void test_index_updates() {
         }
         index.add_many(ids.data(), words.data(), ids.size());
       }
-      bool ref_has = false;
-      for (const auto& e : ref.entries) ref_has = ref_has || e.first == id;
-      if (index.size() != ref.entries.size() || index.has(id) != ref_has) ++mismatches;
+      if (index.size() != ref.entries.size() || index.has(id) != ref.has(id)) ++mismatches;
       const auto q = flip_bits(pool[rng.next() % pool.size()], static_cast<int>(rng.next() % 4), bits, rng);
-      if (run_query(index, q, 3) != ref.query(q, 3)) ++mismatches;
+      if (index_query(index, q, 3) != ref.query(q, 3)) ++mismatches;
     }
     check(mismatches == 0, bits == 64 ? "add/remove/replace/addMany vs model (64)" : "add/remove/replace/addMany vs model (128)");
   }
@@ -291,7 +259,7 @@ void test_index_format() {
     check(loaded.error == simhash_zh::IndexLoadError::kNone && loaded.index && serialize(*loaded.index) == bytes,
           "serialize round trip");
     bool same = loaded.index && loaded.index->table_count() == 10 && loaded.index->size() == 49;
-    for (int q = 0; q < 50 && same; ++q) same = run_query(index, set[q], 3) == run_query(*loaded.index, set[q], 3);
+    for (int q = 0; q < 50 && same; ++q) same = index_query(index, set[q], 3) == index_query(*loaded.index, set[q], 3);
     check(same, "loaded index answers the same");
     // Every truncation is kTruncated; never a crash (the buffer is exactly the prefix).
     bool all_truncated = true;
