@@ -24,6 +24,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
+const { manPages, nodejiebaText, typescriptDiagnostics } = require('./segment-corpora');
 
 const root = path.join(__dirname, '..');
 const NODEJIEBA_DIR = path.join(root, 'node_modules', '.cache', 'simhash-zh', 'nodejieba-build');
@@ -31,32 +32,14 @@ const NODEJIEBA_DIR = path.join(root, 'node_modules', '.cache', 'simhash-zh', 'n
 // ---------------------------------------------------------------------------
 // Corpus.
 
-function manPages() {
-  const lines = [];
-  const sources = [];
-  for (const dir of ['/usr/share/man/zh_CN', '/usr/share/man/zh_TW']) {
-    if (!fs.existsSync(dir)) continue;
-    sources.push(dir);
-    for (const section of fs.readdirSync(dir).sort()) {
-      const sub = path.join(dir, section);
-      if (!fs.statSync(sub).isDirectory()) continue;
-      for (const file of fs.readdirSync(sub).sort()) {
-        if (!file.endsWith('.gz')) continue;
-        try {
-          lines.push(...zlib.gunzipSync(fs.readFileSync(path.join(sub, file))).toString('utf8').split('\n'));
-        } catch {
-          // dangling symlink
-        }
-      }
-    }
-  }
-  return { name: 'Debian manpages-zh 1.6.4 (zh_CN + zh_TW man pages, troff source)', sources, lines };
+function manPagesCorpus() {
+  const { dirs, pages } = manPages();
+  return { name: 'Debian manpages-zh 1.6.4 (zh_CN + zh_TW man pages, troff source)', sources: dirs, lines: pages.flatMap((page) => page.split('\n')) };
 }
 
 function fallbackCorpus() {
-  const { nodejiebaFiles } = require('../scripts/dict/sources');
-  const weicheng = fs.readFileSync(nodejiebaFiles()['weicheng.utf8'], 'utf8').split('\n');
-  const diagnostics = ['zh-cn', 'zh-tw'].flatMap((l) => Object.values(require(`typescript/lib/${l}/diagnosticMessages.generated.json`)));
+  const weicheng = nodejiebaText('weicheng.utf8').split('\n');
+  const diagnostics = typescriptDiagnostics();
   return { name: 'nodejieba weicheng.utf8 (围城) + TypeScript zh-cn/zh-tw diagnostics', sources: ['weicheng.utf8', 'typescript'], lines: [...weicheng, ...diagnostics] };
 }
 
@@ -65,7 +48,7 @@ function loadCorpus(files) {
   if (files.length > 0) {
     corpus = { name: files.join(', '), sources: files, lines: files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')) };
   } else {
-    corpus = manPages();
+    corpus = manPagesCorpus();
     if (corpus.lines.length === 0) corpus = fallbackCorpus();
   }
   corpus.lines = corpus.lines.map((l) => l.replace(/\r$/, '')).filter((l) => l !== '');

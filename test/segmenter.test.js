@@ -11,7 +11,7 @@ const { Worker } = require('node:worker_threads');
 const fc = require('fast-check');
 const { lib, BACKENDS, forEachBackend, PROPERTY_RUNS } = require('./engines');
 const { anyText, mixedText } = require('./arbitraries');
-const { nodejiebaFiles } = require('../scripts/dict/sources');
+const { manPages, nodejiebaText, typescriptDiagnostics } = require('../bench/segment-corpora');
 const DIFFERENCES = require('./fixtures/jieba-differences.json');
 
 const { Segmenter, SimHashError } = lib;
@@ -35,34 +35,15 @@ function splitLines(text) {
 }
 
 function loadCorpora() {
-  const files = nodejiebaFiles();
-  const read = (name) => fs.readFileSync(files[name], 'utf8');
-  const weicheng = splitLines(read('weicheng.utf8'));
-  const diagnostics = ['zh-cn', 'zh-tw'].flatMap((locale) =>
-    Object.values(require(`typescript/lib/${locale}/diagnosticMessages.generated.json`)));
+  const weicheng = splitLines(nodejiebaText('weicheng.utf8'));
   const corpora = [
     { name: 'nodejieba weicheng.utf8, lines', lines: weicheng },
     { name: 'nodejieba weicheng.utf8, sentences', lines: weicheng.flatMap((l) => l.split(/(?<=[。！？；])/)).filter((s) => s.trim() !== '') },
-    { name: 'nodejieba review.100', lines: splitLines(read('review.100')) },
-    { name: 'nodejieba testlines.utf8', lines: splitLines(read('testlines.utf8')) },
-    { name: 'typescript zh-cn + zh-tw diagnostics', lines: diagnostics },
+    { name: 'nodejieba review.100', lines: splitLines(nodejiebaText('review.100')) },
+    { name: 'nodejieba testlines.utf8', lines: splitLines(nodejiebaText('testlines.utf8')) },
+    { name: 'typescript zh-cn + zh-tw diagnostics', lines: typescriptDiagnostics() },
   ];
-  const man = [];
-  for (const dir of ['/usr/share/man/zh_CN', '/usr/share/man/zh_TW']) {
-    if (!fs.existsSync(dir)) continue;
-    for (const section of fs.readdirSync(dir).sort()) {
-      const sub = path.join(dir, section);
-      if (!fs.statSync(sub).isDirectory()) continue;
-      for (const file of fs.readdirSync(sub).sort()) {
-        if (!file.endsWith('.gz')) continue;
-        try {
-          man.push(...splitLines(zlib.gunzipSync(fs.readFileSync(path.join(sub, file))).toString('utf8')));
-        } catch {
-          // a symlink to a missing page: skip it
-        }
-      }
-    }
-  }
+  const man = manPages().pages.flatMap((page) => splitLines(page));
   // Every 4th line keeps the suite fast; bench/segment.js runs them all.
   if (man.length > 0) corpora.push({ name: 'Debian manpages-zh (every 4th line)', lines: man.filter((_, i) => i % 4 === 0) });
   return corpora;
@@ -264,7 +245,7 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
 
   it('segments 16 MB without punctuation in bounded memory', function () {
     this.timeout(120000);
-    const base = fs.readFileSync(nodejiebaFiles()['weicheng.utf8'], 'utf8').replace(/[^\u4e00-\u9fff]/g, '');
+    const base = nodejiebaText('weicheng.utf8').replace(/[^\u4e00-\u9fff]/g, '');
     let text = base;
     while (text.length < 16e6 / 3) text += base;
     const bytes = Buffer.from(text);
@@ -290,7 +271,7 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
   this.timeout(120000);
   const native = new Segmenter({ backend: 'native' });
   const js = new Segmenter({ backend: 'js' });
-  const weicheng = fs.readFileSync(nodejiebaFiles()['weicheng.utf8'], 'utf8');
+  const weicheng = nodejiebaText('weicheng.utf8');
   // Dictionary-heavy text: slices of the novel mixed with anything.
   const novel = fc.integer({ min: 0, max: weicheng.length - 16 }).map((i) => weicheng.substr(i, 1 + (i % 12)));
   const text = fc.array(fc.oneof(novel, anyText(6), mixedText(10)), { maxLength: 24 }).map((parts) => parts.join(''));
