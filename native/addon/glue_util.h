@@ -17,8 +17,21 @@ inline void require(bool ok, Napi::Env env, const char* message) {
 // Reads a JS string as UTF-8 into a reusable buffer (lone surrogates become
 // U+FFFD, done by N-API).
 inline std::string_view read_text(Napi::Env env, napi_value value, std::string& buffer) {
+  // Up to a million UTF-16 units, one pass into a buffer of 3 bytes per unit (enough for any
+  // text: a lone surrogate becomes EF BF BD); longer texts are measured first, to size the
+  // buffer exactly.
+  constexpr size_t kOnePassUnits = size_t{1} << 20;
+  size_t units = 0;
+  napi_status status = napi_get_value_string_utf16(env, value, nullptr, 0, &units);
+  require(status == napi_ok, env, "text must be a string");
   size_t length = 0;
-  napi_status status = napi_get_value_string_utf8(env, value, nullptr, 0, &length);
+  if (units <= kOnePassUnits) {
+    buffer.resize(units * 3 + 1);
+    status = napi_get_value_string_utf8(env, value, buffer.data(), buffer.size(), &length);
+    require(status == napi_ok, env, "text must be a string");
+    return std::string_view(buffer.data(), length);
+  }
+  status = napi_get_value_string_utf8(env, value, nullptr, 0, &length);
   require(status == napi_ok, env, "text must be a string");
   buffer.resize(length + 1);
   status = napi_get_value_string_utf8(env, value, buffer.data(), length + 1, &length);

@@ -66,43 +66,6 @@ Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
 }
 
 // ---------------------------------------------------------------------------
-// Decoding: the same rule as native/core/utf16.cc and the TS engine.
-
-uint32_t Segmenter::decode(size_t pos, size_t* next) const {
-  const unsigned char* b = p_;
-  const size_t n = n_;
-  const unsigned char c = b[pos];
-  if (c < 0x80) {
-    *next = pos + 1;
-    return c;
-  }
-  *next = pos + 1;
-  if (c >= 0xc2 && c <= 0xdf) {
-    if (pos + 1 < n && (b[pos + 1] & 0xc0) == 0x80) {
-      *next = pos + 2;
-      return ((c & 0x1fu) << 6) | (b[pos + 1] & 0x3fu);
-    }
-  } else if (c >= 0xe0 && c <= 0xef) {
-    if (pos + 2 < n && (b[pos + 1] & 0xc0) == 0x80 && (b[pos + 2] & 0xc0) == 0x80) {
-      const uint32_t cp = ((c & 0x0fu) << 12) | ((b[pos + 1] & 0x3fu) << 6) | (b[pos + 2] & 0x3fu);
-      if (cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff)) {
-        *next = pos + 3;
-        return cp;
-      }
-    }
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    if (pos + 3 < n && (b[pos + 1] & 0xc0) == 0x80 && (b[pos + 2] & 0xc0) == 0x80 && (b[pos + 3] & 0xc0) == 0x80) {
-      const uint32_t cp = ((c & 0x07u) << 18) | ((b[pos + 1] & 0x3fu) << 12) | ((b[pos + 2] & 0x3fu) << 6) |
-                          (b[pos + 3] & 0x3fu);
-      if (cp >= 0x10000 && cp <= 0x10ffff) {
-        *next = pos + 4;
-        return cp;
-      }
-    }
-  }
-  return 0xfffd;
-}
-
 // ---------------------------------------------------------------------------
 // Dictionary access (base + this segmenter's additions).
 
@@ -214,9 +177,8 @@ bool Segmenter::decode_more(size_t k) {
       block_done_ = true;
       break;
     }
-    uint32_t cp = p[pos];
-    size_t next = pos + 1;
-    if (cp >= 0x80) cp = decode(pos, &next);
+    size_t next = pos;
+    const uint32_t cp = decode_utf8(p, n, next);
     if (!is_han_default(cp)) {
       block_done_ = true;
       break;

@@ -19,6 +19,7 @@
 
 #include "dictionary.h"
 #include "hmm.h"
+#include "utf8.h"
 
 namespace simhash_zh {
 
@@ -103,7 +104,11 @@ class Segmenter {
 
  private:
   bool is_custom_stop(std::string_view word) const;
-  uint32_t decode(size_t pos, size_t* next) const;
+  // The code point at byte `pos` of the input (utf8.h's rule: an invalid byte is one U+FFFD).
+  uint32_t decode(size_t pos, size_t* next) const {
+    *next = pos;
+    return decode_utf8(p_, n_, *next);
+  }
   int32_t char_id(uint32_t cp) const { return dict_->char_id(cp); }
   int32_t entry_log_freq(int32_t entry) const {
     return entry < base_entries_ ? facts_[entry].log_freq : ov_log_freq_[entry - base_entries_];
