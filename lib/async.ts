@@ -6,8 +6,12 @@ import type { FingerprintEngine } from './engine';
 import { requireNativeAddon } from './native';
 
 export interface NativeAsyncEngine extends FingerprintEngine {
-  /** The texts joined into one string, with their UTF-16 lengths. */
-  fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token: unknown): Promise<boolean>;
+  /**
+   * Copies the texts once and fingerprints them on `workers` libuv threads that take chunks
+   * of texts in turn; one promise per worker (false when cancelled). `out` is filled when
+   * all have settled.
+   */
+  fingerprintManyAsync(texts: readonly string[], out: BigUint64Array, workers: number, token: unknown): Promise<boolean>[];
 }
 
 export function abortError(signal: AbortSignal): DOMException {
@@ -16,37 +20,14 @@ export function abortError(signal: AbortSignal): DOMException {
   return error;
 }
 
-/** Splits [0, n) into at most `parts` contiguous ranges of about equal total text length. */
-export function splitByLength(texts: readonly string[], parts: number): [number, number][] {
-  let total = 0;
-  for (const text of texts) total += text.length + 16;
-  const ranges: [number, number][] = [];
-  const target = total / parts;
-  let start = 0;
-  let sum = 0;
-  for (let i = 0; i < texts.length; i++) {
-    sum += texts[i]!.length + 16;
-    if (sum >= target * (ranges.length + 1) && ranges.length < parts - 1) {
-      ranges.push([start, i + 1]);
-      start = i + 1;
-    }
-  }
-  if (start < texts.length) ranges.push([start, texts.length]);
-  return ranges;
-}
-
 export async function nativeManyAsync(engine: NativeAsyncEngine, texts: readonly string[], out: BigUint64Array,
-  words: number, signal?: AbortSignal): Promise<void> {
+  signal?: AbortSignal): Promise<void> {
   const token = new (requireNativeAddon().CancelToken)();
   const onAbort = (): void => token.cancel();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const ranges = splitByLength(texts, Math.max(1, availableParallelism()));
-    const done = await Promise.all(ranges.map(([start, end]) => {
-      const chunk = texts.slice(start, end);
-      const lengths = Uint32Array.from(chunk, (text) => text.length);
-      return engine.fingerprintManyAsync(chunk.join(''), lengths, out.subarray(start * words, end * words), token);
-    }));
+    const workers = Math.min(1024, Math.max(1, availableParallelism()));
+    const done = await Promise.all(engine.fingerprintManyAsync(texts, out, workers, token));
     if (signal?.aborted || done.includes(false)) throw abortError(signal!);
   } finally {
     signal?.removeEventListener('abort', onAbort);

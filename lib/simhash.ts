@@ -118,7 +118,7 @@ export class SimHash {
     if (signal?.aborted) throw abortError(signal);
     const words = this.bits / 64;
     const out = new BigUint64Array(texts.length * words);
-    if (this.backend === 'native') await nativeManyAsync(this.engine as NativeAsyncEngine, texts, out, words, signal);
+    if (this.backend === 'native') await nativeManyAsync(this.engine as NativeAsyncEngine, texts, out, signal);
     else await jsManyAsync(this.engine, texts, out, words, signal);
     return out;
   }

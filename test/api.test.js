@@ -156,6 +156,11 @@ forEachBackend('fingerprintManyAsync', (backend) => {
     assert.deepEqual(await simhash.fingerprintManyAsync(texts), simhash.fingerprintMany(texts));
     assert.deepEqual(await simhash.fingerprintManyAsync([]), new BigUint64Array(0));
   });
+  it('the default pipeline too, over many chunks taken in turn by the workers', async function () {
+    const pipeline = new lib.SimHash({ bits: 128, backend });
+    const many = Array.from({ length: 7 }, () => texts).flat();
+    assert.deepEqual(await pipeline.fingerprintManyAsync(many), pipeline.fingerprintMany(many));
+  });
   it('keeps the event loop responsive: a timer fires while a large batch runs', async function () {
     const big = Array.from({ length: 20 }, () => texts).flat();
     let ticks = 0;

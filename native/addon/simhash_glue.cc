@@ -1,6 +1,7 @@
 // NativeSimHash: one fingerprint pipeline, with batch and async batch calls.
 // Async work copies its inputs on the main thread, shares the immutable
 // pipeline, and never touches N-API off the main thread.
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -36,15 +37,28 @@ class CancelToken : public Napi::ObjectWrap<CancelToken> {
   std::shared_ptr<std::atomic<bool>> flag_;
 };
 
+// One async batch: the texts, copied as UTF-16 on the main thread (the cheapest copy out
+// of V8), read by every worker of the batch. The workers take chunks of texts in turn from
+// `next` until none is left, so a slow thread delays the batch by one chunk at most.
+struct AsyncBatch {
+  std::u16string units;
+  std::vector<size_t> starts;  // text i is units[starts[i], starts[i + 1])
+  size_t count = 0;
+  size_t chunk = 1;            // texts per turn
+  std::atomic<size_t> next{0};
+  std::atomic<bool> aborted{false};
+  std::vector<uint64_t> results;  // words per text: bits / 64
+  size_t workers_left = 0;        // main thread only
+};
+
+// One of the workers of a batch, on a libuv thread.
 class FingerprintWorker : public Napi::AsyncWorker {
  public:
-  FingerprintWorker(Napi::Env env, std::shared_ptr<const Fingerprinter> engine,
-                    std::u16string joined, std::vector<uint32_t> lengths,
+  FingerprintWorker(Napi::Env env, std::shared_ptr<const Fingerprinter> engine, std::shared_ptr<AsyncBatch> batch,
                     Napi::TypedArrayOf<uint64_t> out, std::shared_ptr<std::atomic<bool>> cancelled)
       : Napi::AsyncWorker(env, "simhash-zh:fingerprintManyAsync"),
         engine_(std::move(engine)),
-        joined_(std::move(joined)),
-        lengths_(std::move(lengths)),
+        batch_(std::move(batch)),
         cancelled_(std::move(cancelled)),
         deferred_(Napi::Promise::Deferred::New(env)),
         out_(Napi::Persistent(out)) {}
@@ -53,46 +67,62 @@ class FingerprintWorker : public Napi::AsyncWorker {
 
  protected:
   void Execute() override {
+    AsyncBatch& batch = *batch_;
     const size_t words = static_cast<size_t>(engine_->bits() / 64);
-    results_.resize(lengths_.size() * words);
-    std::string utf8;
-    size_t offset = 0;
-    for (size_t i = 0; i < lengths_.size(); ++i) {
+    // Converted here, off the main thread, with N-API's lone-surrogate rule.
+    struct Reader {
+      const AsyncBatch* batch;
+      size_t first;
+      std::string utf8;
+    } reader{&batch, 0, {}};
+    auto text_at = [](void* context, size_t index) -> std::string_view {
+      auto& r = *static_cast<Reader*>(context);
+      const size_t i = r.first + index;
+      const size_t start = r.batch->starts[i];
+      simhash_zh::utf16_to_utf8(r.batch->units.data() + start, r.batch->starts[i + 1] - start, r.utf8);
+      return r.utf8;
+    };
+    std::vector<Fingerprint> fingerprints(batch.chunk);
+    for (;;) {
       if (cancelled_ && cancelled_->load(std::memory_order_relaxed)) {
-        aborted_ = true;
+        batch.aborted.store(true);
         return;
       }
-      // Converted here, off the main thread, with N-API's lone-surrogate rule.
-      simhash_zh::utf16_to_utf8(joined_.data() + offset, lengths_[i], utf8);
-      offset += lengths_[i];
-      const Fingerprint fp = engine_->fingerprint(utf8);
-      results_[i * words] = fp.lo;
-      if (words == 2) results_[i * words + 1] = fp.hi;
+      const size_t first = batch.next.fetch_add(batch.chunk);
+      if (first >= batch.count) return;
+      const size_t n = std::min(batch.chunk, batch.count - first);
+      reader.first = first;
+      engine_->fingerprint_batch(n, text_at, &reader, fingerprints.data());
+      for (size_t k = 0; k < n; ++k) {
+        batch.results[(first + k) * words] = fingerprints[k].lo;
+        if (words == 2) batch.results[(first + k) * words + 1] = fingerprints[k].hi;
+      }
     }
   }
 
+  // The last worker of the batch to finish copies the results out.
   void OnOK() override {
     Napi::Env env = Env();
-    if (aborted_) {
-      deferred_.Resolve(Napi::Boolean::New(env, false));
-      return;
+    AsyncBatch& batch = *batch_;
+    const bool aborted = batch.aborted.load();
+    if (--batch.workers_left == 0 && !aborted) {
+      auto out = out_.Value();
+      for (size_t i = 0; i < batch.results.size(); ++i) out[i] = batch.results[i];
     }
-    auto out = out_.Value();
-    for (size_t i = 0; i < results_.size(); ++i) out[i] = results_[i];
-    deferred_.Resolve(Napi::Boolean::New(env, true));
+    deferred_.Resolve(Napi::Boolean::New(env, !aborted));
   }
 
-  void OnError(const Napi::Error& error) override { deferred_.Reject(error.Value()); }
+  void OnError(const Napi::Error& error) override {
+    --batch_->workers_left;
+    deferred_.Reject(error.Value());
+  }
 
  private:
   std::shared_ptr<const Fingerprinter> engine_;
-  std::u16string joined_;
-  std::vector<uint32_t> lengths_;
+  std::shared_ptr<AsyncBatch> batch_;
   std::shared_ptr<std::atomic<bool>> cancelled_;
   Napi::Promise::Deferred deferred_;
   Napi::Reference<Napi::TypedArrayOf<uint64_t>> out_;
-  std::vector<uint64_t> results_;
-  bool aborted_ = false;
 };
 
 Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value, size_t length) {
@@ -210,47 +240,77 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     Napi::Env env = info.Env();
     require(info.Length() >= 2 && info[0].IsArray(), env,
             "fingerprintMany(texts: string[], out: BigUint64Array)");
-    Napi::Array texts = info[0].As<Napi::Array>();
-    const uint32_t count = texts.Length();
+    struct Reader {
+      Napi::Env env;
+      Napi::Array texts;
+      uint32_t first;
+      std::string buffer;
+    } reader{env, info[0].As<Napi::Array>(), 0, {}};
+    const uint32_t count = reader.texts.Length();
     auto out = require_out(env, info[1], static_cast<size_t>(count) * words());
-    std::string buffer;
-    for (uint32_t i = 0; i < count; ++i) {
-      Napi::Value text = texts.Get(i);
-      require(text.IsString(), env, "every text must be a string");
-      const Fingerprint fp = engine_->fingerprint(read_text(env, text, buffer));
-      out[i * words()] = fp.lo;
-      if (words() == 2) out[i * words() + 1] = fp.hi;
+    auto text_at = [](void* context, size_t index) -> std::string_view {
+      auto& r = *static_cast<Reader*>(context);
+      Napi::Value text = r.texts.Get(r.first + static_cast<uint32_t>(index));
+      require(text.IsString(), r.env, "every text must be a string");
+      return read_text(r.env, text, r.buffer);
+    };
+    constexpr uint32_t kChunk = 256;
+    Fingerprint chunk[kChunk];
+    for (uint32_t first = 0; first < count; first += kChunk) {
+      const uint32_t n = std::min(kChunk, count - first);
+      reader.first = first;
+      engine_->fingerprint_batch(n, text_at, &reader, chunk);
+      for (uint32_t k = 0; k < n; ++k) {
+        out[(first + k) * words()] = chunk[k].lo;
+        if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
+      }
     }
     return env.Undefined();
   }
 
-  // fingerprintManyAsync(joined: string, lengths: Uint32Array, out, token?) ->
-  // Promise<boolean> (false when cancelled). The texts arrive joined into one
-  // string with their UTF-16 lengths: the main thread only copies UTF-16.
+  // fingerprintManyAsync(texts: string[], out, workers: number, token?) -> Promise<boolean>[]
+  // (one per worker; false when cancelled). The texts are copied once, as UTF-16; when the
+  // promises have all settled, `out` holds the fingerprints.
   Napi::Value FingerprintManyAsync(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    require(info.Length() >= 3 && info[0].IsString() && info[1].IsTypedArray() &&
-                info[1].As<Napi::TypedArray>().TypedArrayType() == napi_uint32_array,
-            env, "fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token?)");
-    auto lengths = info[1].As<Napi::Uint32Array>();
-    auto out = require_out(env, info[2], lengths.ElementLength() * words());
+    require(info.Length() >= 3 && info[0].IsArray() && info[2].IsNumber(), env,
+            "fingerprintManyAsync(texts: string[], out: BigUint64Array, workers: number, token?)");
+    Napi::Array texts = info[0].As<Napi::Array>();
+    const size_t count = texts.Length();
+    auto out = require_out(env, info[1], count * words());
+    const int64_t workers_arg = info[2].As<Napi::Number>().Int64Value();
+    if (workers_arg < 1 || workers_arg > 1024) throw Napi::RangeError::New(env, "workers must be 1..1024");
     std::shared_ptr<std::atomic<bool>> cancelled;
     if (info.Length() >= 4 && info[3].IsObject()) {
       cancelled = CancelToken::Unwrap(info[3].As<Napi::Object>())->flag();
     }
-    size_t units = 0;
-    napi_get_value_string_utf16(env, info[0], nullptr, 0, &units);
-    std::u16string joined(units, u'\0');
-    napi_get_value_string_utf16(env, info[0], joined.data(), units + 1, &units);
-    uint64_t total = 0;
-    for (size_t i = 0; i < lengths.ElementLength(); ++i) total += lengths[i];
-    if (total != units) throw Napi::RangeError::New(env, "lengths do not add up to the joined text");
-    std::vector<uint32_t> copied(lengths.Data(), lengths.Data() + lengths.ElementLength());
-    auto* worker =
-        new FingerprintWorker(env, engine_, std::move(joined), std::move(copied), out, cancelled);
-    Napi::Promise promise = worker->promise();
-    worker->Queue();
-    return promise;
+    auto batch = std::make_shared<AsyncBatch>();
+    batch->count = count;
+    batch->starts.resize(count + 1);
+    for (size_t i = 0; i < count; ++i) {
+      napi_value text = texts.Get(static_cast<uint32_t>(i));
+      size_t length = 0;
+      require(napi_get_value_string_utf16(env, text, nullptr, 0, &length) == napi_ok, env,
+              "every text must be a string");
+      const size_t at = batch->units.size();
+      batch->starts[i] = at;
+      batch->units.resize(at + length + 1);  // + 1: N-API writes a terminator
+      napi_get_value_string_utf16(env, text, batch->units.data() + at, length + 1, &length);
+      batch->units.resize(at + length);
+    }
+    batch->starts[count] = batch->units.size();
+    batch->results.resize(count * words());
+    const size_t workers = std::min(static_cast<size_t>(workers_arg), std::max<size_t>(count, 1));
+    // About 16 turns per worker, at most 64 texts per turn (a few hundred microseconds of titles).
+    batch->chunk = std::clamp<size_t>(count / (workers * 16), 1, 64);
+    batch->workers_left = workers;
+    Napi::Array promises = Napi::Array::New(env, workers);
+    for (size_t k = 0; k < workers; ++k) {
+      auto* worker = new FingerprintWorker(env, engine_, batch, out, cancelled);
+      promises.Set(static_cast<uint32_t>(k), worker->promise());
+      worker->Queue();
+    }
+    return promises;
   }
 
   // features(text) -> { bytes, ends, weights, hashes, utf16 }: packed so the

@@ -1,6 +1,7 @@
 // The interface every fingerprint pipeline (preset) implements.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "feature_list.h"
@@ -15,6 +16,13 @@ class Fingerprinter {
   // Thread-safe: a Fingerprinter is immutable once built.
   virtual Fingerprint fingerprint(std::string_view utf8) const = 0;
   virtual FeatureList features(std::string_view utf8) const = 0;
+
+  // out[i] = fingerprint(text_at(context, i)) for i < count; a view stays valid until the
+  // next call. Pipelines with scratch state take it once per batch instead of per text.
+  using TextAt = std::string_view (*)(void* context, size_t index);
+  virtual void fingerprint_batch(size_t count, TextAt text_at, void* context, Fingerprint* out) const {
+    for (size_t i = 0; i < count; ++i) out[i] = fingerprint(text_at(context, i));
+  }
 };
 
 // Per-bit signed accumulators with 32-bit two's-complement wrap-around, as

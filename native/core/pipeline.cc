@@ -212,7 +212,19 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
 
 Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   auto scratch = acquire();
-  collect(utf8, *scratch);
+  const Fingerprint result = fingerprint_with(utf8, *scratch);
+  release(std::move(scratch));
+  return result;
+}
+
+void DefaultPipeline::fingerprint_batch(size_t count, TextAt text_at, void* context, Fingerprint* out) const {
+  auto scratch = acquire();
+  for (size_t i = 0; i < count; ++i) out[i] = fingerprint_with(text_at(context, i), *scratch);
+  release(std::move(scratch));
+}
+
+Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s) const {
+  collect(utf8, s);
   // sum_i = sum over features of (bit ? w : -w) = 2 * set_sum_i - total. set_sum comes from a
   // histogram of each 4-bit nibble's value: 16 additions per 64-bit feature instead of one per
   // set bit. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
@@ -222,7 +234,7 @@ Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
   const int nibbles = bits / 4;
   std::fill(&histogram[0][0], &histogram[0][0] + nibbles * 16, int64_t{0});
   int64_t total = 0;
-  for (const Entry& entry : scratch->entries) {
+  for (const Entry& entry : s.entries) {
     const int64_t weight = options_.weighting == Weighting::kUniform
                                ? emphasize(64)
                                : emphasize(entry.unit * static_cast<int64_t>(entry.count));
@@ -242,7 +254,6 @@ Fingerprint DefaultPipeline::fingerprint(std::string_view utf8) const {
     set_sums[q * 4 + 2] = h[4] + h[5] + h[6] + h[7] + h[12] + h[13] + h[14] + h[15];
     set_sums[q * 4 + 3] = h[8] + h[9] + h[10] + h[11] + h[12] + h[13] + h[14] + h[15];
   }
-  release(std::move(scratch));
   Fingerprint result;
   for (int i = 0; i < bits; ++i) {
     if (2 * set_sums[i] > total) {

@@ -45,6 +45,7 @@ class DefaultPipeline final : public Fingerprinter {
   int bits() const override { return options_.bits; }
   Fingerprint fingerprint(std::string_view utf8) const override;
   FeatureList features(std::string_view utf8) const override;
+  void fingerprint_batch(size_t count, TextAt text_at, void* context, Fingerprint* out) const override;
 
   struct Scratch;
 
@@ -52,6 +53,7 @@ class DefaultPipeline final : public Fingerprinter {
   std::unique_ptr<Scratch> acquire() const;
   void release(std::unique_ptr<Scratch> scratch) const;
   void collect(std::string_view utf8, Scratch& s) const;
+  Fingerprint fingerprint_with(std::string_view utf8, Scratch& s) const;
 
   std::shared_ptr<const Dictionary> dictionary_;
   PipelineOptions options_;
