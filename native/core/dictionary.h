@@ -75,6 +75,8 @@ class Dictionary {
     if (cp < 0x10000) return bmp_[cp];
     return char_id_supp(cp);
   }
+  // Alphabet ids run 1..alphabet_size(), the most frequent characters of the words first.
+  uint32_t alphabet_size() const { return alphabet_size_; }
   // Alphabet ids of U+0000..U+FFFF.
   const int32_t* bmp() const { return bmp_; }
   // [base, check, entry] per slot; slot 0 is the root.

@@ -199,6 +199,11 @@ void normalize(std::string_view utf8, const NormalizeOptions& options, std::stri
         ++i;
         continue;
       }
+      // U+4000..U+9FFF (most of CJK): valid whenever both continuation bytes are, and never folded.
+      if (b >= 0xe4 && b <= 0xe9 && i + 2 < n && (p[i + 1] & 0xc0) == 0x80 && (p[i + 2] & 0xc0) == 0x80) {
+        i += 3;
+        continue;
+      }
       const size_t start = i;
       const uint32_t cp = decode_utf8(p, n, i);
       const uint32_t folded = fold(cp, options);

@@ -50,10 +50,11 @@ struct DefaultPipeline::Scratch {
   std::vector<uint32_t> cps;
   std::vector<Entry> entries;
   std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
-  // What a character feature needs, per code point, computed on first sight and valid for
+  // What a character feature needs, per character, computed on first sight and valid for
   // the scratch's life (its words are fixed): the hash, the entry of the one-character
-  // word, its stop flag and the base weight of one occurrence. One slot per code point,
-  // so one cache line per character (a flat table for the BMP).
+  // word, its stop flag and the base weight of one occurrence. Indexed by the dictionary's
+  // alphabet id, which numbers the most frequent characters first: the slots of common text
+  // share few cache lines. Characters outside the alphabet go to a map.
   struct CharSlot {
     Fingerprint hash;
     int64_t unit = 0;
@@ -61,17 +62,19 @@ struct DefaultPipeline::Scratch {
     bool stop = false;
     bool known = false;
   };
-  std::vector<CharSlot> bmp_chars;
-  std::unordered_map<uint32_t, CharSlot> supplementary_chars;  // nodes: references stay valid
+  std::vector<CharSlot> by_alphabet_id;
+  std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
 
   template <class UnitWeight>
   const CharSlot& char_slot(uint32_t cp, std::string_view ch, bool use_stop_words, UnitWeight&& unit_weight) {
+    const Dictionary& dictionary = segmenter.dictionary();
+    const int32_t id = dictionary.char_id(cp);
     CharSlot* slot;
-    if (cp < 0x10000) {
-      if (bmp_chars.empty()) bmp_chars.resize(0x10000);
-      slot = &bmp_chars[cp];
+    if (id > 0) {
+      if (by_alphabet_id.empty()) by_alphabet_id.resize(dictionary.alphabet_size() + 1);
+      slot = &by_alphabet_id[static_cast<size_t>(id)];
     } else {
-      slot = &supplementary_chars[cp];
+      slot = &outside_alphabet[cp];
     }
     if (!slot->known) {
       const uint32_t marked[2] = {kCharMarker, cp};
