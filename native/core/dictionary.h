@@ -56,6 +56,12 @@ double det_exp_floor(double target);
 // CRC-32 (zlib's: reflected 0xEDB88320): the file checksum.
 uint32_t crc32(const uint8_t* data, size_t length);
 
+// Frees a facts table (dictionary.cc allocates it).
+struct EntryFactsRelease {
+  size_t bytes = 0;
+  void operator()(EntryFacts* facts) const;
+};
+
 class Dictionary {
  public:
   // Copies and validates `size` bytes. Returns nullptr and fills `status` on failure.
@@ -116,7 +122,8 @@ class Dictionary {
   uint32_t supp_count_ = 0;
   const int32_t* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
-  std::unique_ptr<EntryFacts[]> facts_;
+  // Built at load into memory mapped in one call (see allocate_facts in dictionary.cc).
+  std::unique_ptr<EntryFacts[], EntryFactsRelease> facts_;
   const uint32_t* freq_ = nullptr;
   const int32_t* hmm_ = nullptr;
   uint32_t entry_count_ = 0;
