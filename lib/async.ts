@@ -7,11 +7,38 @@ import { requireNativeAddon } from './native';
 
 export interface NativeAsyncEngine extends FingerprintEngine {
   /**
-   * Copies the texts once and fingerprints them on `workers` libuv threads that take chunks
-   * of texts in turn; one promise per worker (false when cancelled). `out` is filled when
-   * all have settled.
+   * Copies the texts (joined into `parts`, cut apart by `lengths`) once and fingerprints them
+   * on `workers` libuv threads that take chunks of texts in turn; one promise per worker
+   * (false when cancelled). `out` is filled when all have settled.
    */
-  fingerprintManyAsync(texts: readonly string[], out: BigUint64Array, workers: number, token: unknown): Promise<boolean>[];
+  fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number,
+    token: unknown): Promise<boolean>[];
+}
+
+/** Texts cross into native code joined, about this many UTF-16 units per string. */
+const JOINED_UNITS = 1 << 20;
+
+/**
+ * The texts joined into strings of about JOINED_UNITS units, and each text's length: the
+ * main thread then copies a few long strings (fast) rather than many short ones.
+ */
+export function joinTexts(texts: readonly string[]): { parts: string[]; lengths: Uint32Array } {
+  const lengths = new Uint32Array(texts.length);
+  const parts: string[] = [];
+  let first = 0;
+  let units = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const length = texts[i]!.length;
+    lengths[i] = length;
+    units += length;
+    if (units >= JOINED_UNITS) {
+      parts.push(texts.slice(first, i + 1).join(''));
+      first = i + 1;
+      units = 0;
+    }
+  }
+  if (first < texts.length) parts.push(texts.slice(first).join(''));
+  return { parts, lengths };
 }
 
 export function abortError(signal: AbortSignal): DOMException {
@@ -27,7 +54,8 @@ export async function nativeManyAsync(engine: NativeAsyncEngine, texts: readonly
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const workers = Math.min(1024, Math.max(1, availableParallelism()));
-    const done = await Promise.all(engine.fingerprintManyAsync(texts, out, workers, token));
+    const { parts, lengths } = joinTexts(texts);
+    const done = await Promise.all(engine.fingerprintManyAsync(parts, lengths, out, workers, token));
     if (signal?.aborted || done.includes(false)) throw abortError(signal!);
   } finally {
     signal?.removeEventListener('abort', onAbort);

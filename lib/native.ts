@@ -7,7 +7,8 @@ import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engin
 interface NativeSimHash {
   fingerprint(text: string): bigint;
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void;
-  fingerprintManyAsync(joined: string, lengths: Uint32Array, out: BigUint64Array, token: unknown): Promise<boolean>;
+  fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number,
+    token: unknown): Promise<boolean>[];
   features(text: string): PackedFeatures;
 }
 

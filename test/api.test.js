@@ -161,6 +161,15 @@ forEachBackend('fingerprintManyAsync', (backend) => {
     const many = Array.from({ length: 7 }, () => texts).flat();
     assert.deepEqual(await pipeline.fingerprintManyAsync(many), pipeline.fingerprintMany(many));
   });
+  it('empty texts, a text longer than a joined part (1M units) and a pair split across parts', async function () {
+    const long = '长文本 long text '.repeat(100_000); // 1.5M units
+    const batch = ['', long + '\ud83d', '\ude00尾', '', '中', long.slice(0, 1 << 20), '\ude00'];
+    const expected = BigUint64Array.from(batch.flatMap((t) => {
+      const fp = simhash.fingerprint(t);
+      return [fp & 0xffffffffffffffffn, fp >> 64n];
+    }));
+    assert.deepEqual(await simhash.fingerprintManyAsync(batch), expected);
+  });
   it('keeps the event loop responsive: a timer fires while a large batch runs', async function () {
     const big = Array.from({ length: 20 }, () => texts).flat();
     let ticks = 0;

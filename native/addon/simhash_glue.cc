@@ -268,37 +268,47 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     return env.Undefined();
   }
 
-  // fingerprintManyAsync(texts: string[], out, workers: number, token?) -> Promise<boolean>[]
-  // (one per worker; false when cancelled). The texts are copied once, as UTF-16; when the
+  // fingerprintManyAsync(parts: string[], lengths: Uint32Array, out, workers: number, token?)
+  //   -> Promise<boolean>[] (one per worker; false when cancelled).
+  // The texts arrive joined into a few strings (`lengths` cuts them apart), so the main
+  // thread copies a few long strings instead of reading the array text by text; when the
   // promises have all settled, `out` holds the fingerprints.
   Napi::Value FingerprintManyAsync(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    require(info.Length() >= 3 && info[0].IsArray() && info[2].IsNumber(), env,
-            "fingerprintManyAsync(texts: string[], out: BigUint64Array, workers: number, token?)");
-    Napi::Array texts = info[0].As<Napi::Array>();
-    const size_t count = texts.Length();
-    auto out = require_out(env, info[1], count * words());
-    const int64_t workers_arg = info[2].As<Napi::Number>().Int64Value();
+    require(info.Length() >= 4 && info[0].IsArray() && info[1].IsTypedArray() && info[3].IsNumber(), env,
+            "fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number, token?)");
+    Napi::Array parts = info[0].As<Napi::Array>();
+    require(info[1].As<Napi::TypedArray>().TypedArrayType() == napi_uint32_array, env, "lengths must be a Uint32Array");
+    auto lengths = info[1].As<Napi::Uint32Array>();
+    const size_t count = lengths.ElementLength();
+    auto out = require_out(env, info[2], count * words());
+    const int64_t workers_arg = info[3].As<Napi::Number>().Int64Value();
     if (workers_arg < 1 || workers_arg > 1024) throw Napi::RangeError::New(env, "workers must be 1..1024");
     std::shared_ptr<std::atomic<bool>> cancelled;
-    if (info.Length() >= 4 && info[3].IsObject()) {
-      cancelled = CancelToken::Unwrap(info[3].As<Napi::Object>())->flag();
+    if (info.Length() >= 5 && info[4].IsObject()) {
+      cancelled = CancelToken::Unwrap(info[4].As<Napi::Object>())->flag();
     }
     auto batch = std::make_shared<AsyncBatch>();
     batch->count = count;
     batch->starts.resize(count + 1);
+    size_t total = 0;
     for (size_t i = 0; i < count; ++i) {
-      napi_value text = texts.Get(static_cast<uint32_t>(i));
-      size_t length = 0;
-      require(napi_get_value_string_utf16(env, text, nullptr, 0, &length) == napi_ok, env,
-              "every text must be a string");
-      const size_t at = batch->units.size();
-      batch->starts[i] = at;
-      batch->units.resize(at + length + 1);  // + 1: N-API writes a terminator
-      napi_get_value_string_utf16(env, text, batch->units.data() + at, length + 1, &length);
-      batch->units.resize(at + length);
+      batch->starts[i] = total;
+      total += lengths[i];
     }
-    batch->starts[count] = batch->units.size();
+    batch->starts[count] = total;
+    batch->units.resize(total + 1);  // + 1: N-API writes a terminator
+    size_t at = 0;
+    for (uint32_t k = 0, n = parts.Length(); k < n; ++k) {
+      napi_value part = parts.Get(k);
+      size_t length = 0;
+      require(napi_get_value_string_utf16(env, part, nullptr, 0, &length) == napi_ok && length <= total - at, env,
+              "parts must be strings as long as the lengths say");
+      napi_get_value_string_utf16(env, part, batch->units.data() + at, length + 1, &length);
+      at += length;
+    }
+    require(at == total, env, "parts must be strings as long as the lengths say");
+    batch->units.resize(total);
     batch->results.resize(count * words());
     const size_t workers = std::min(static_cast<size_t>(workers_arg), std::max<size_t>(count, 1));
     // About 16 turns per worker, at most 64 texts per turn (a few hundred microseconds of titles).
