@@ -10,6 +10,13 @@ export type ErrorCode =
   | 'SIMHASH_ZH_DICT_PARSE'
   | 'SIMHASH_ZH_DICT_IO';
 
+/**
+ * Codes of argument errors (`err.code` on the `TypeError`/`RangeError` a call throws), the codes
+ * Node's own APIs use: a wrong type, a value of the right type that is not allowed, a number out of
+ * range. Stable across versions; the messages are not.
+ */
+export type ArgumentErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_OUT_OF_RANGE';
+
 export class SimHashError extends Error {
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
@@ -17,6 +24,42 @@ export class SimHashError extends Error {
     this.name = 'SimHashError';
     this.code = code;
   }
+}
+
+/** An argument error: the class and message as given, with `code` as an own enumerable property (as Node's). */
+function withCode<E extends Error, C extends ArgumentErrorCode>(error: E, code: C): E & { readonly code: C } {
+  Object.defineProperty(error, 'code', { value: code, enumerable: true, writable: true, configurable: true });
+  return error as E & { readonly code: C };
+}
+
+/** A wrong type (a string where a number belongs, null for an object): `TypeError`, `ERR_INVALID_ARG_TYPE`. */
+export function invalidType(message: string): TypeError & { readonly code: 'ERR_INVALID_ARG_TYPE' } {
+  return withCode(new TypeError(message), 'ERR_INVALID_ARG_TYPE');
+}
+
+/**
+ * A value of the right type that is not allowed (an unknown option or preset, an enum value, an empty
+ * word): `TypeError` (or `RangeError` where that has always been the class), `ERR_INVALID_ARG_VALUE`.
+ */
+export function invalidValue(
+  message: string,
+  ErrorClass: TypeErrorConstructor | RangeErrorConstructor = TypeError,
+): (TypeError | RangeError) & { readonly code: 'ERR_INVALID_ARG_VALUE' } {
+  return withCode(new ErrorClass(message), 'ERR_INVALID_ARG_VALUE');
+}
+
+/** A number (or bigint) outside its range: `RangeError`, `ERR_OUT_OF_RANGE`. */
+export function outOfRange(message: string): RangeError & { readonly code: 'ERR_OUT_OF_RANGE' } {
+  return withCode(new RangeError(message), 'ERR_OUT_OF_RANGE');
+}
+
+/**
+ * One of a fixed set of values: not one of their types → ERR_INVALID_ARG_TYPE, the right type but
+ * not in the set → ERR_INVALID_ARG_VALUE. Both are `TypeError`s with the given message.
+ */
+export function notOneOf(value: unknown, valid: readonly unknown[], message: string): TypeError {
+  const types = new Set(valid.map((v) => typeof v));
+  return types.has(typeof value) ? invalidValue(message) : invalidType(message);
 }
 
 /** A readable list of the valid values, for error messages. */
@@ -34,6 +77,6 @@ export function describe(value: unknown): string {
 
 export function assertText(text: unknown, name = 'text'): asserts text is string {
   if (typeof text !== 'string') {
-    throw new TypeError(`${name} must be a string, got ${describe(text)}`);
+    throw invalidType(`${name} must be a string, got ${describe(text)}`);
   }
 }

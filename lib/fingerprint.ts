@@ -1,5 +1,5 @@
 // Fingerprint helpers shared by both engines: hex, binary strings, Hamming distance.
-import { describe } from './errors';
+import { describe, invalidType, invalidValue, outOfRange } from './errors';
 
 export type Bits = 64 | 128;
 export const SUPPORTED_BITS: readonly Bits[] = [64, 128];
@@ -9,17 +9,17 @@ const LIMIT_128 = 1n << 128n;
 
 export function assertFingerprint(value: unknown, name = 'fingerprint'): asserts value is bigint {
   if (typeof value !== 'bigint') {
-    throw new TypeError(`${name} must be a bigint, got ${describe(value)}`);
+    throw invalidType(`${name} must be a bigint, got ${describe(value)}`);
   }
   if (value < 0n || value >= LIMIT_128) {
-    throw new RangeError(`${name} must be in [0, 2^128), got ${value}n`);
+    throw outOfRange(`${name} must be in [0, 2^128), got ${value}n`);
   }
 }
 
 export function assertBits(bits: unknown, name = 'bits'): asserts bits is Bits {
   if (bits !== 64 && bits !== 128) {
-    if (typeof bits !== 'number') throw new TypeError(`${name} must be 64 or 128, got ${describe(bits)}`);
-    throw new RangeError(`${name} must be 64 or 128, got ${bits}`);
+    if (typeof bits !== 'number') throw invalidType(`${name} must be 64 or 128, got ${describe(bits)}`);
+    throw outOfRange(`${name} must be 64 or 128, got ${bits}`);
   }
 }
 
@@ -46,7 +46,7 @@ export function toHex(fingerprint: bigint, bits?: Bits): string {
   const width: Bits = bits ?? (fingerprint < 1n << 64n ? 64 : 128);
   assertBits(width);
   if (fingerprint >= 1n << BigInt(width)) {
-    throw new RangeError(`fingerprint ${fingerprint}n does not fit in ${width} bits`);
+    throw outOfRange(`fingerprint ${fingerprint}n does not fit in ${width} bits`);
   }
   return fingerprint.toString(16).padStart(width / 4, '0');
 }
@@ -54,7 +54,8 @@ export function toHex(fingerprint: bigint, bits?: Bits): string {
 /** Parses exactly 16 or 32 hex digits (either case, no prefix). */
 export function fromHex(hex: string): bigint {
   if (typeof hex !== 'string' || !/^(?:[0-9a-fA-F]{16}|[0-9a-fA-F]{32})$/.test(hex)) {
-    throw new TypeError(`fromHex expects exactly 16 or 32 hex digits, got ${describe(hex)}`);
+    const message = `fromHex expects exactly 16 or 32 hex digits, got ${describe(hex)}`;
+    throw typeof hex === 'string' ? invalidValue(message) : invalidType(message);
   }
   return BigInt('0x' + hex);
 }
@@ -64,7 +65,7 @@ export function toBinaryString(fingerprint: bigint, bits: Bits = 64): string {
   assertFingerprint(fingerprint);
   assertBits(bits);
   if (fingerprint >= 1n << BigInt(bits)) {
-    throw new RangeError(`fingerprint ${fingerprint}n does not fit in ${bits} bits`);
+    throw outOfRange(`fingerprint ${fingerprint}n does not fit in ${bits} bits`);
   }
   return fingerprint.toString(2).padStart(bits, '0').split('').reverse().join('');
 }
@@ -72,7 +73,7 @@ export function toBinaryString(fingerprint: bigint, bits: Bits = 64): string {
 /** The mysimhash seed's `getDistance`: differing characters, or -1 when the lengths differ. */
 export function binaryStringDistance(a: string, b: string): number {
   if (typeof a !== 'string' || typeof b !== 'string') {
-    throw new TypeError(`binaryStringDistance expects two strings, got ${describe(a)} and ${describe(b)}`);
+    throw invalidType(`binaryStringDistance expects two strings, got ${describe(a)} and ${describe(b)}`);
   }
   if (a.length !== b.length) return -1;
   let distance = 0;

@@ -7,7 +7,7 @@ export { SimHash, type Token } from './simhash';
 export { type SimHashOptions, type PresetName, PRESETS } from './options';
 export { type Backend } from './engine';
 export { backend, nativeLoadError } from './native';
-export { SimHashError, type ErrorCode } from './errors';
+export { SimHashError, type ErrorCode, type ArgumentErrorCode } from './errors';
 export { Segmenter, type SegmenterOptions, type CutOptions, type CutMode, type WordVisitor } from './segmenter';
 export { SimHashIndex, dedup, cluster, type SimHashIndexOptions, type IndexMatch, type DedupOptions, type ClusterOptions, type DedupResult, type Duplicate } from './simhash-index';
 export { toHex, fromHex, toBinaryString, binaryStringDistance, type Bits } from './fingerprint';

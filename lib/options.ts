@@ -1,5 +1,5 @@
 // Option validation for the public classes, with messages naming valid values.
-import { describe, listOf } from './errors';
+import { describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
 import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
@@ -54,11 +54,11 @@ const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${name} must be an object, got ${describe(options)}`);
+    throw invalidType(`${name} must be an object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!valid.includes(key)) {
-      throw new TypeError(`unknown option '${key}' in ${name}; valid options are ${listOf(valid)}`);
+      throw invalidValue(`unknown option '${key}' in ${name}; valid options are ${listOf(valid)}`);
     }
   }
   return options as Record<string, unknown>;
@@ -67,7 +67,7 @@ export function assertOptionObject(options: unknown, name: string, valid: readon
 export function resolveBackend(value: unknown, fallback: Backend): Backend {
   if (value === undefined) return fallback;
   if (!BACKENDS.includes(value as Backend)) {
-    throw new TypeError(`backend must be one of ${listOf(BACKENDS)}, got ${describe(value)}`);
+    throw notOneOf(value, BACKENDS, `backend must be one of ${listOf(BACKENDS)}, got ${describe(value)}`);
   }
   return value as Backend;
 }
@@ -93,7 +93,7 @@ export type ResolvedSimHashOptions =
 function booleanOption(options: Record<string, unknown>, name: string, fallback: boolean): boolean {
   const value = options[name];
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  if (typeof value !== 'boolean') throw invalidType(`${name} must be a boolean, got ${describe(value)}`);
   return value;
 }
 
@@ -105,38 +105,42 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
   const backend = resolveBackend(options.backend, defaultBackend);
   if (preset !== undefined) {
     if (!PRESETS.includes(preset as PresetName)) {
-      throw new TypeError(`unknown preset ${describe(preset)}; valid presets are ${listOf(PRESETS)}`);
+      throw notOneOf(preset, PRESETS, `unknown preset ${describe(preset)}; valid presets are ${listOf(PRESETS)}`);
     }
     for (const key of Object.keys(options)) {
       if (!(PRESET_OPTION_NAMES as readonly string[]).includes(key) && options[key] !== undefined) {
-        throw new TypeError(`option '${key}' does not apply to preset '${preset}' (a preset reproduces its seed exactly); valid options with a preset are ${listOf(PRESET_OPTION_NAMES)}`);
+        throw invalidValue(`option '${key}' does not apply to preset '${preset}' (a preset reproduces its seed exactly); valid options with a preset are ${listOf(PRESET_OPTION_NAMES)}`);
       }
     }
     if (preset === 'SimHashChinese' && bits !== 64) {
-      throw new RangeError(`preset 'SimHashChinese' is 64-bit only (the seed's class), got bits ${bits}`);
+      throw outOfRange(`preset 'SimHashChinese' is 64-bit only (the seed's class), got bits ${bits}`);
     }
     return { kind: 'preset', preset: preset as PresetName, bits, backend };
   }
   const html = options.html === undefined ? 'auto' : options.html;
   if (html !== 'auto' && html !== true && html !== false) {
-    throw new TypeError(`html must be one of 'auto', true, false, got ${describe(html)}`);
+    throw notOneOf(html, ['auto', true, false], `html must be one of 'auto', true, false, got ${describe(html)}`);
   }
   const weighting = options.weighting === undefined ? 'tfidf' : options.weighting;
   if (!WEIGHTINGS.includes(weighting as Weighting)) {
-    throw new TypeError(`weighting must be one of ${listOf(WEIGHTINGS)}, got ${describe(weighting)}`);
+    throw notOneOf(weighting, WEIGHTINGS, `weighting must be one of ${listOf(WEIGHTINGS)}, got ${describe(weighting)}`);
   }
   const features = options.features === undefined ? 'mixed' : options.features;
   if (!FEATURE_SETS.includes(features as FeatureSet)) {
-    throw new TypeError(`features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
+    throw notOneOf(features, FEATURE_SETS, `features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
   }
   const words: (readonly [string, number | undefined])[] = [];
   if (options.words !== undefined) {
-    if (!Array.isArray(options.words)) throw new TypeError(`words must be an array, got ${describe(options.words)}`);
+    if (!Array.isArray(options.words)) throw invalidType(`words must be an array, got ${describe(options.words)}`);
     options.words.forEach((item: unknown, i: number) => {
       const [word, freq] = Array.isArray(item) ? item : [item, undefined];
-      if (typeof word !== 'string' || word === '') throw new TypeError(`words[${i}] must be a non-empty string or [word, frequency]`);
+      if (typeof word !== 'string' || word === '') {
+        const message = `words[${i}] must be a non-empty string or [word, frequency]`;
+        throw word === '' ? invalidValue(message) : invalidType(message);
+      }
       if (freq !== undefined && (typeof freq !== 'number' || !Number.isFinite(freq) || freq < 0)) {
-        throw new RangeError(`the frequency of words[${i}] must be a finite number >= 0, got ${describe(freq)}`);
+        const message = `the frequency of words[${i}] must be a finite number >= 0, got ${describe(freq)}`;
+        throw typeof freq === 'number' ? outOfRange(message) : invalidType(message);
       }
       words.push([word.toWellFormed(), freq]);
     });
@@ -146,11 +150,11 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
   if (stop === false) stopWords = [];
   else if (Array.isArray(stop)) {
     stop.forEach((word, i) => {
-      if (typeof word !== 'string') throw new TypeError(`stopWords[${i}] must be a string, got ${describe(word)}`);
+      if (typeof word !== 'string') throw invalidType(`stopWords[${i}] must be a string, got ${describe(word)}`);
     });
     stopWords = stop.map((word: string) => word.toWellFormed());
   } else if (stop !== true) {
-    throw new TypeError(`stopWords must be true, false or an array of strings, got ${describe(stop)}`);
+    throw invalidType(`stopWords must be true, false or an array of strings, got ${describe(stop)}`);
   }
   return {
     kind: 'pipeline',

@@ -3,7 +3,7 @@
 // tokens. Arguments are validated here; the engines only segment.
 import { readFileSync } from 'node:fs';
 import type { Backend } from './engine';
-import { SimHashError, assertText, describe, listOf } from './errors';
+import { SimHashError, assertText, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
 import {
   IDF_SCALE, defaultDictionaryPath, isBinaryDictionary, readDictionaryFile, MAX_FREQ, HMM_FIRST_CP, HMM_LAST_CP,
 } from './dictionary';
@@ -170,14 +170,14 @@ export type DictionarySource = { kind: 'default' } | { kind: 'path'; path: strin
 export function resolveDictionary(value: unknown): DictionarySource {
   if (value === undefined) return { kind: 'default' };
   if (typeof value === 'string') {
-    if (value === '') throw new TypeError('dictionary must be a non-empty path');
+    if (value === '') throw invalidValue('dictionary must be a non-empty path');
     const bytes = readDictionaryFile(value);
     return isBinaryDictionary(bytes) ? { kind: 'path', path: value } : { kind: 'bytes', bytes: compileTextDictionary(bytes) };
   }
   if (value instanceof Uint8Array) {
     return { kind: 'bytes', bytes: isBinaryDictionary(value) ? value : compileTextDictionary(value) };
   }
-  throw new TypeError(`dictionary must be a path or a Uint8Array, got ${describe(value)}`);
+  throw invalidType(`dictionary must be a path or a Uint8Array, got ${describe(value)}`);
 }
 
 class ArraySink implements TokenSink {
@@ -270,12 +270,12 @@ const CUT_OPTION_NAMES = ['hmm', 'mode'] as const;
 const SCRATCH_KEEP = 1 << 22;
 
 function assertBoolean(value: unknown, name: string): asserts value is boolean {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  if (typeof value !== 'boolean') throw invalidType(`${name} must be a boolean, got ${describe(value)}`);
 }
 
 function assertWord(word: unknown, name = 'word'): asserts word is string {
   assertText(word, name);
-  if (word === '') throw new RangeError(`${name} must not be empty`);
+  if (word === '') throw invalidValue(`${name} must not be empty`, RangeError);
 }
 
 export class Segmenter {
@@ -299,7 +299,7 @@ export class Segmenter {
     if (opts.stopWords !== undefined) {
       const given = opts.stopWords as Iterable<unknown>;
       if (given === null || typeof given !== 'object' || typeof given[Symbol.iterator] !== 'function') {
-        throw new TypeError(`stopWords must be an iterable of strings, got ${describe(given)}`);
+        throw invalidType(`stopWords must be an iterable of strings, got ${describe(given)}`);
       }
       stopWords = [];
       for (const word of given) {
@@ -317,7 +317,7 @@ export class Segmenter {
     assertBoolean(hmm, 'hmm');
     const mode = opts.mode ?? 'default';
     if (!CUT_MODES.includes(mode as CutMode)) {
-      throw new TypeError(`mode must be one of ${listOf(CUT_MODES)}, got ${describe(mode)}`);
+      throw notOneOf(mode, CUT_MODES, `mode must be one of ${listOf(CUT_MODES)}, got ${describe(mode)}`);
     }
     return (hmm ? FLAG_HMM : 0) | (mode === 'longest' ? FLAG_LONGEST : 0);
   }
@@ -377,10 +377,10 @@ export class Segmenter {
    */
   forEachWord(input: string | Uint8Array, hmm: boolean, visit: WordVisitor): void {
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
-      throw new TypeError(`input must be a string or a Uint8Array, got ${describe(input)}`);
+      throw invalidType(`input must be a string or a Uint8Array, got ${describe(input)}`);
     }
     assertBoolean(hmm, 'hmm');
-    if (typeof visit !== 'function') throw new TypeError(`visit must be a function, got ${describe(visit)}`);
+    if (typeof visit !== 'function') throw invalidType(`visit must be a function, got ${describe(visit)}`);
     const flags = (hmm ? FLAG_HMM : 0) | FLAG_ENTRIES;
     this.notVisiting();
     this.visiting = true;
@@ -400,7 +400,8 @@ export class Segmenter {
   addWord(word: string, freq?: number): number {
     assertWord(word);
     if (freq !== undefined && (typeof freq !== 'number' || !Number.isInteger(freq) || freq < 0 || freq > MAX_FREQ)) {
-      throw new RangeError(`freq must be an integer in [0, ${MAX_FREQ}], got ${describe(freq)}`);
+      const message = `freq must be an integer in [0, ${MAX_FREQ}], got ${describe(freq)}`;
+      throw typeof freq === 'number' ? outOfRange(message) : invalidType(message);
     }
     this.notVisiting();
     const freqs = new Float64Array([freq ?? NaN]);
@@ -416,7 +417,7 @@ export class Segmenter {
     let bytes: Uint8Array;
     if (typeof source === 'string') bytes = readUserDict(source);
     else if (source instanceof Uint8Array) bytes = source;
-    else throw new TypeError(`source must be a path or a Uint8Array, got ${describe(source)}`);
+    else throw invalidType(`source must be a path or a Uint8Array, got ${describe(source)}`);
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     const entries = parseJiebaDict(text, 'user dictionary');
     this.notVisiting();
@@ -445,7 +446,10 @@ export class Segmenter {
 
   /** jieba's IDF of an entry as an integer (IDF × `Segmenter.IDF_SCALE`), or -1 when it has none. */
   entryIdf(entry: number): number {
-    if (!Number.isInteger(entry)) throw new TypeError(`entry must be an integer, got ${describe(entry)}`);
+    if (!Number.isInteger(entry)) {
+      const message = `entry must be an integer, got ${describe(entry)}`;
+      throw typeof entry === 'number' ? invalidValue(message) : invalidType(message);
+    }
     return this.engine.entryIdf(entry);
   }
 

@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Backend } from './engine';
-import { SimHashError, describe, listOf } from './errors';
+import { SimHashError, describe, invalidType, invalidValue, listOf, outOfRange } from './errors';
 import { assertBits, type Bits } from './fingerprint';
 import {
   MAX_INDEX_ENTRIES,
@@ -68,10 +68,10 @@ const DEFAULT_MAX_DISTANCE = 3;
 
 function resolveMaxDistance(value: unknown, bits: Bits, name = 'maxDistance'): number {
   if (value === undefined) return DEFAULT_MAX_DISTANCE;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (typeof value !== 'number') throw invalidType(`${name} must be a number, got ${describe(value)}`);
   const limit = maxSupportedDistance(bits);
   if (!Number.isInteger(value) || value < 0 || value > limit) {
-    throw new RangeError(`${name} must be an integer in [0, ${limit}] at ${bits} bits, got ${value}`);
+    throw outOfRange(`${name} must be an integer in [0, ${limit}] at ${bits} bits, got ${value}`);
   }
   return value;
 }
@@ -79,9 +79,9 @@ function resolveMaxDistance(value: unknown, bits: Bits, name = 'maxDistance'): n
 function resolveTables(value: unknown, bits: Bits, maxDistance: number): number {
   const supported = supportedTableCounts(bits, maxDistance);
   if (value === undefined) return supported[0]!;
-  if (typeof value !== 'number') throw new TypeError(`tables must be a number, got ${describe(value)}`);
+  if (typeof value !== 'number') throw invalidType(`tables must be a number, got ${describe(value)}`);
   if (!supported.includes(value)) {
-    throw new RangeError(
+    throw outOfRange(
       `tables must be one of ${listOf(supported)} for maxDistance ${maxDistance} at ${bits} bits, got ${value}`,
     );
   }
@@ -89,16 +89,23 @@ function resolveTables(value: unknown, bits: Bits, maxDistance: number): number 
 }
 
 function assertId(id: unknown, name = 'id'): asserts id is number {
-  if (typeof id !== 'number') throw new TypeError(`${name} must be a number, got ${describe(id)}`);
+  if (typeof id !== 'number') throw invalidType(`${name} must be a number, got ${describe(id)}`);
   if (!Number.isSafeInteger(id) || id < 0) {
-    throw new RangeError(`${name} must be an integer in [0, 2^53 - 1], got ${id}`);
+    throw outOfRange(`${name} must be an integer in [0, 2^53 - 1], got ${id}`);
+  }
+}
+
+function assertPath(file: unknown): asserts file is string {
+  if (typeof file !== 'string' || file === '') {
+    const message = `path must be a non-empty string, got ${describe(file)}`;
+    throw file === '' ? invalidValue(message) : invalidType(message);
   }
 }
 
 function assertIndexFingerprint(fp: unknown, bits: Bits, name = 'fingerprint'): asserts fp is bigint {
-  if (typeof fp !== 'bigint') throw new TypeError(`${name} must be a bigint, got ${describe(fp)}`);
+  if (typeof fp !== 'bigint') throw invalidType(`${name} must be a bigint, got ${describe(fp)}`);
   if (fp < 0n || fp >= 1n << BigInt(bits)) {
-    throw new RangeError(`${name} must be in [0, 2^${bits}) for a ${bits}-bit index, got ${fp}n`);
+    throw outOfRange(`${name} must be in [0, 2^${bits}) for a ${bits}-bit index, got ${fp}n`);
   }
 }
 
@@ -110,11 +117,11 @@ function toWords(fps: unknown, bits: Bits, name: string): BigUint64Array {
   const w = bits / 64;
   if (fps instanceof BigUint64Array) {
     if (fps.length % w !== 0) {
-      throw new RangeError(`${name} holds ${fps.length} words, not a multiple of ${w} (two words per 128-bit fingerprint)`);
+      throw invalidValue(`${name} holds ${fps.length} words, not a multiple of ${w} (two words per 128-bit fingerprint)`, RangeError);
     }
     return fps;
   }
-  if (!Array.isArray(fps)) throw new TypeError(`${name} must be a BigUint64Array or an array of bigints, got ${describe(fps)}`);
+  if (!Array.isArray(fps)) throw invalidType(`${name} must be a BigUint64Array or an array of bigints, got ${describe(fps)}`);
   const out = new BigUint64Array(fps.length * w);
   const limit = 1n << BigInt(bits);
   for (let i = 0; i < fps.length; i++) {
@@ -137,7 +144,7 @@ function toIds(ids: unknown): Float64Array {
     }
     return ids instanceof Float64Array ? ids : Float64Array.from(ids as ArrayLike<number>);
   }
-  throw new TypeError(`ids must be an array of integers or a typed array, got ${describe(ids)}`);
+  throw invalidType(`ids must be an array of integers or a typed array, got ${describe(ids)}`);
 }
 
 function fromFlat(flat: FlatMatches, n: number): IndexMatch[][] {
@@ -238,7 +245,7 @@ export class SimHashIndex {
     const idArray = toIds(ids);
     const words = toWords(fingerprints, this.bits, 'fingerprints');
     if (words.length / (this.bits / 64) !== idArray.length) {
-      throw new RangeError(`addMany got ${idArray.length} ids and ${words.length / (this.bits / 64)} fingerprints`);
+      throw invalidValue(`addMany got ${idArray.length} ids and ${words.length / (this.bits / 64)} fingerprints`, RangeError);
     }
     this.engine.addMany(idArray, words);
     return this;
@@ -263,9 +270,9 @@ export class SimHashIndex {
 
   private queryDistance(maxDistance: unknown): number {
     if (maxDistance === undefined) return this.maxDistance;
-    if (typeof maxDistance !== 'number') throw new TypeError(`maxDistance must be a number, got ${describe(maxDistance)}`);
+    if (typeof maxDistance !== 'number') throw invalidType(`maxDistance must be a number, got ${describe(maxDistance)}`);
     if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > this.maxDistance) {
-      throw new RangeError(
+      throw outOfRange(
         `maxDistance must be an integer in [0, ${this.maxDistance}] for this index (built with maxDistance ` +
           `${this.maxDistance}; build one with a larger maxDistance, up to ${maxSupportedDistance(this.bits)} at ` +
           `${this.bits} bits, to search further), got ${maxDistance}`,
@@ -322,7 +329,7 @@ export class SimHashIndex {
    * SIMHASH_ZH_INDEX_VERSION.
    */
   static deserialize(bytes: Uint8Array, options?: { backend?: Backend }): SimHashIndex {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Buffer or Uint8Array, got ${describe(bytes)}`);
+    if (!(bytes instanceof Uint8Array)) throw invalidType(`bytes must be a Buffer or Uint8Array, got ${describe(bytes)}`);
     const o = assertOptionObject(options, 'deserialize options', ['backend']);
     const backend = resolveBackend(o.backend, defaultBackend);
     const index = Object.create(SimHashIndex.prototype) as SimHashIndex;
@@ -335,7 +342,7 @@ export class SimHashIndex {
    * then fsync of the directory (where the platform allows it). A reader never sees a partial file.
    */
   save(file: string): void {
-    if (typeof file !== 'string' || file === '') throw new TypeError(`path must be a non-empty string, got ${describe(file)}`);
+    assertPath(file);
     const bytes = this.serialize();
     const dir = path.dirname(path.resolve(file));
     const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
@@ -371,7 +378,7 @@ export class SimHashIndex {
 
   /** Reads a file written by save(); errors as deserialize(), plus the file system's own. */
   static load(file: string, options?: { backend?: Backend }): SimHashIndex {
-    if (typeof file !== 'string' || file === '') throw new TypeError(`path must be a non-empty string, got ${describe(file)}`);
+    assertPath(file);
     return SimHashIndex.deserialize(fs.readFileSync(file), options);
   }
 }
@@ -444,7 +451,7 @@ function resolveBatch(items: unknown, options: unknown, what: string): Batch {
     const texts = items as unknown[];
     for (let i = 0; i < texts.length; i++) {
       if (typeof texts[i] !== 'string') {
-        throw new TypeError(`items must be all strings or all bigints; items[${i}] is ${describe(texts[i])}`);
+        throw invalidType(`items must be all strings or all bigints; items[${i}] is ${describe(texts[i])}`);
       }
     }
     let simhash: SimHash;
@@ -452,22 +459,22 @@ function resolveBatch(items: unknown, options: unknown, what: string): Batch {
     else if (o.simhash === undefined) simhash = new SimHash(o.bits === undefined ? undefined : { bits: o.bits as Bits });
     else simhash = new SimHash(o.simhash as SimHashOptions);
     if (o.bits !== undefined && o.bits !== simhash.bits) {
-      throw new RangeError(`bits ${String(o.bits)} does not match the SimHash's ${simhash.bits} bits`);
+      throw outOfRange(`bits ${String(o.bits)} does not match the SimHash's ${simhash.bits} bits`);
     }
     bits = simhash.bits;
     words = simhash.fingerprintMany(texts as string[]);
   } else {
     if (o.simhash !== undefined && !(o.simhash instanceof SimHash) && (o.simhash === null || typeof o.simhash !== 'object')) {
-      throw new TypeError(`simhash must be a SimHash or SimHash options, got ${describe(o.simhash)}`);
+      throw invalidType(`simhash must be a SimHash or SimHash options, got ${describe(o.simhash)}`);
     }
     bits = (o.bits as Bits | undefined) ?? 64;
     if (!(items instanceof BigUint64Array) && !Array.isArray(items)) {
-      throw new TypeError(`${what} items must be an array of strings, an array of bigints or a BigUint64Array, got ${describe(items)}`);
+      throw invalidType(`${what} items must be an array of strings, an array of bigints or a BigUint64Array, got ${describe(items)}`);
     }
     if (Array.isArray(items)) {
       for (let i = 0; i < items.length; i++) {
         if (typeof items[i] !== 'bigint') {
-          throw new TypeError(`items must be all strings or all bigints; items[${i}] is ${describe(items[i])}`);
+          throw invalidType(`items must be all strings or all bigints; items[${i}] is ${describe(items[i])}`);
         }
       }
     }
@@ -475,7 +482,7 @@ function resolveBatch(items: unknown, options: unknown, what: string): Batch {
   }
   const maxDistance = resolveMaxDistance(o.maxDistance, bits);
   const tables = resolveTables(o.tables, bits, maxDistance);
-  if (words.length / (bits / 64) > MAX_INDEX_ENTRIES) throw new RangeError(`at most ${MAX_INDEX_ENTRIES} items`);
+  if (words.length / (bits / 64) > MAX_INDEX_ENTRIES) throw outOfRange(`at most ${MAX_INDEX_ENTRIES} items`);
   return { words, bits, maxDistance, tables, backend };
 }
 

@@ -1,7 +1,7 @@
 // The public SimHash class: validates arguments, then delegates to an engine.
 import { abortError, jsManyAsync, nativeManyAsync, type NativeAsyncEngine } from './async';
 import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
-import { assertText, describe } from './errors';
+import { assertText, describe, invalidType, outOfRange } from './errors';
 import { assertFingerprint, toBinaryString, toHex, type Bits } from './fingerprint';
 import { jsEngine } from './js/engine';
 import { backend as defaultBackend, nativeEngine } from './native';
@@ -113,7 +113,7 @@ export class SimHash {
     this.assertTexts(texts);
     const { signal } = assertOptionObject(options, 'fingerprintManyAsync options', ['signal']) as { signal?: AbortSignal };
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw new TypeError(`signal must be an AbortSignal, got ${describe(signal)}`);
+      throw invalidType(`signal must be an AbortSignal, got ${describe(signal)}`);
     }
     if (signal?.aborted) throw abortError(signal);
     const words = this.bits / 64;
@@ -141,13 +141,13 @@ export class SimHash {
 
   /** Whether similarity >= threshold (percent, default 90 as in the C++ seed). */
   isSimilar(a: string | bigint, b: string | bigint, threshold = 90): boolean {
-    if (typeof threshold !== 'number') throw new TypeError(`threshold must be a number, got ${describe(threshold)}`);
-    if (!(threshold >= 0 && threshold <= 100)) throw new RangeError(`threshold must be within [0, 100], got ${threshold}`);
+    if (typeof threshold !== 'number') throw invalidType(`threshold must be a number, got ${describe(threshold)}`);
+    if (!(threshold >= 0 && threshold <= 100)) throw outOfRange(`threshold must be within [0, 100], got ${threshold}`);
     return this.similarity(a, b) >= threshold;
   }
 
   private assertTexts(texts: unknown): asserts texts is readonly string[] {
-    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
+    if (!Array.isArray(texts)) throw invalidType(`texts must be an array of strings, got ${describe(texts)}`);
     for (let i = 0; i < texts.length; i++) assertText(texts[i], `texts[${i}]`);
   }
 
@@ -155,7 +155,7 @@ export class SimHash {
     if (typeof value === 'string') return this.engine.fingerprint(value);
     assertFingerprint(value, name);
     if (value >= 1n << BigInt(this.bits)) {
-      throw new RangeError(`${name} does not fit in ${this.bits} bits`);
+      throw outOfRange(`${name} does not fit in ${this.bits} bits`);
     }
     return value;
   }

@@ -5,15 +5,20 @@
 // expected error class (exactly, not a subclass) and `code`, or checks the value returned; every row
 // runs on both engines.
 //
-// Argument errors are plain TypeError/RangeError without a `code` (the TypeScript layer validates
-// before any engine runs); file and engine errors are SimHashError with a stable SIMHASH_ZH_* code.
+// Argument errors are TypeError/RangeError with Node's codes (the TypeScript layer validates before
+// any engine runs, so both engines throw alike): ERR_INVALID_ARG_TYPE (a wrong type, always a
+// TypeError), ERR_INVALID_ARG_VALUE (the right type, a value not allowed: an unknown option, preset or
+// enum value, an empty word) and ERR_OUT_OF_RANGE (a number out of range, always a RangeError). File
+// and engine errors are SimHashError with a stable SIMHASH_ZH_* code.
 const assert = require('node:assert/strict');
 const { BACKENDS, forEachBackend, lib } = require('./engines');
 const { smallDictionary } = require('./support/small-dictionary');
 
 const { SimHash, SimHashIndex, Segmenter, SimHashError } = lib;
 
-const NONE = undefined; // no `code` property
+const TYPE = 'ERR_INVALID_ARG_TYPE';
+const VALUE = 'ERR_INVALID_ARG_VALUE';
+const RANGE = 'ERR_OUT_OF_RANGE';
 const WITH_TO_STRING = { toString: () => 'text', valueOf: () => 'text' };
 const NOT_TEXT = [
   ['undefined', undefined], ['null', null], ['a number', 42], ['NaN', NaN], ['a bigint', 42n], ['a boolean', true],
@@ -61,34 +66,74 @@ const PRESETS = [
 
 forEachBackend('bad input: SimHash options', (backend) => {
   const rows = [
-    ['options is a string', 'mysimhash', TypeError],
-    ['options is null', null, TypeError],
-    ['options is an array', [], TypeError],
-    ['unknown option', { preset: 'mysimhash', bit: 64 }, TypeError],
-    ['unknown preset', { preset: 'simhash' }, TypeError],
-    ['preset is a number', { preset: 1 }, TypeError],
-    ['bits 0', { preset: 'mysimhash', bits: 0 }, RangeError],
-    ['bits 63', { preset: 'mysimhash', bits: 63 }, RangeError],
-    ['bits 129', { preset: 'mysimhash', bits: 129 }, RangeError],
-    ['bits -64', { preset: 'mysimhash', bits: -64 }, RangeError],
-    ['bits 64.5', { preset: 'mysimhash', bits: 64.5 }, RangeError],
-    ['bits NaN', { preset: 'mysimhash', bits: NaN }, RangeError],
-    ['bits "64"', { preset: 'mysimhash', bits: '64' }, TypeError],
-    ['bits 64n', { preset: 'mysimhash', bits: 64n }, TypeError],
-    ['bits null', { preset: 'mysimhash', bits: null }, TypeError],
-    ['SimHashChinese at 128 bits', { preset: 'SimHashChinese', bits: 128 }, RangeError],
-    ['unknown backend', { preset: 'mysimhash', backend: 'gpu' }, TypeError],
+    ['options is a string', 'mysimhash', TypeError, TYPE],
+    ['options is null', null, TypeError, TYPE],
+    ['options is an array', [], TypeError, TYPE],
+    ['unknown option', { preset: 'mysimhash', bit: 64 }, TypeError, VALUE],
+    ['unknown preset', { preset: 'simhash' }, TypeError, VALUE],
+    ['preset is a number', { preset: 1 }, TypeError, TYPE],
+    ['an option a preset does not take', { preset: 'mysimhash', html: false }, TypeError, VALUE],
+    ['bits 0', { preset: 'mysimhash', bits: 0 }, RangeError, RANGE],
+    ['bits 63', { preset: 'mysimhash', bits: 63 }, RangeError, RANGE],
+    ['bits 129', { preset: 'mysimhash', bits: 129 }, RangeError, RANGE],
+    ['bits -64', { preset: 'mysimhash', bits: -64 }, RangeError, RANGE],
+    ['bits 64.5', { preset: 'mysimhash', bits: 64.5 }, RangeError, RANGE],
+    ['bits NaN', { preset: 'mysimhash', bits: NaN }, RangeError, RANGE],
+    ['bits "64"', { preset: 'mysimhash', bits: '64' }, TypeError, TYPE],
+    ['bits 64n', { preset: 'mysimhash', bits: 64n }, TypeError, TYPE],
+    ['bits null', { preset: 'mysimhash', bits: null }, TypeError, TYPE],
+    ['SimHashChinese at 128 bits', { preset: 'SimHashChinese', bits: 128 }, RangeError, RANGE],
+    ['unknown backend', { preset: 'mysimhash', backend: 'gpu' }, TypeError, VALUE],
+    ['backend is a number', { preset: 'mysimhash', backend: 1 }, TypeError, TYPE],
+    ['html "yes"', { html: 'yes' }, TypeError, VALUE],
+    ['html 1', { html: 1 }, TypeError, TYPE],
+    ['unknown weighting', { weighting: 'bm25' }, TypeError, VALUE],
+    ['weighting null', { weighting: null }, TypeError, TYPE],
+    ['unknown features', { features: 'all' }, TypeError, VALUE],
+    ['hmm "yes"', { hmm: 'yes' }, TypeError, TYPE],
+    ['foldWidth 1', { foldWidth: 1 }, TypeError, TYPE],
+    ['words is a string', { words: '新词' }, TypeError, TYPE],
+    ['words with an empty word', { words: [''] }, TypeError, VALUE],
+    ['words with a number', { words: [42] }, TypeError, TYPE],
+    ['words with a negative frequency', { words: [['新词', -1]] }, RangeError, RANGE],
+    ['words with an infinite frequency', { words: [['新词', Infinity]] }, RangeError, RANGE],
+    ['words with a string frequency', { words: [['新词', '5']] }, TypeError, TYPE],
+    ['stopWords is a string', { stopWords: '的' }, TypeError, TYPE],
+    ['stopWords with a number', { stopWords: ['的', 1] }, TypeError, TYPE],
+    ['dictionary ""', { dictionary: '' }, TypeError, VALUE],
+    ['dictionary is a number', { dictionary: 42 }, TypeError, TYPE],
   ];
-  for (const [what, options, Class, pending] of rows) {
+  for (const [what, options, Class, code, pending] of rows) {
     if (pending) {
-      it(`${what} -> ${Class.name} (pending: ${pending})`);
+      it(`${what} -> ${Class.name} ${code} (pending: ${pending})`);
       continue;
     }
-    it(`${what} -> ${Class.name}`, () => {
+    it(`${what} -> ${Class.name} ${code}`, () => {
       const given = options && typeof options === 'object' && !Array.isArray(options) ? { backend, ...options } : options;
-      expectThrow(() => new SimHash(given), Class, NONE);
+      expectThrow(() => new SimHash(given), Class, code);
     });
   }
+  it('the code is an own enumerable property, as on Node\'s own argument errors', () => {
+    let ours;
+    try {
+      new SimHash({ backend, preset: 'simhash' });
+    } catch (error) {
+      ours = error;
+    }
+    let node;
+    try {
+      Buffer.alloc('1');
+    } catch (error) {
+      node = error;
+    }
+    assert.equal(node.code, TYPE);
+    for (const error of [ours, node]) {
+      assert.ok(Object.prototype.hasOwnProperty.call(error, 'code'));
+      assert.ok(Object.keys(error).includes('code'));
+    }
+    assert.equal(ours.name, 'TypeError');
+    assert.match(ours.message, /valid presets are 'SimHashChinese', 'mysimhash'/);
+  });
 });
 
 forEachBackend('bad input: text', (backend) => {
@@ -98,28 +143,29 @@ forEachBackend('bad input: text', (backend) => {
       const other = new SimHash({ preset, bits, backend: BACKENDS.find((b) => b !== backend) ?? backend });
       for (const [what, value] of NOT_TEXT) {
         it(`fingerprint/hex/binaryString/tokens(${what}) -> TypeError`, () => {
-          for (const method of ['fingerprint', 'hex', 'binaryString', 'tokens']) expectThrow(() => sim[method](value), TypeError, NONE);
+          for (const method of ['fingerprint', 'hex', 'binaryString', 'tokens']) expectThrow(() => sim[method](value), TypeError, TYPE);
         });
       }
       it('distance/similarity of a non-text non-bigint -> TypeError', () => {
         for (const [, value] of NOT_TEXT.filter(([, v]) => typeof v !== 'bigint')) {
-          expectThrow(() => sim.distance(value, 'text'), TypeError, NONE);
-          expectThrow(() => sim.similarity('text', value), TypeError, NONE);
+          expectThrow(() => sim.distance(value, 'text'), TypeError, TYPE);
+          expectThrow(() => sim.similarity('text', value), TypeError, TYPE);
         }
       });
-      it('fingerprintMany of a non-array or with a non-string -> TypeError', () => {
+      it('fingerprintMany of a non-array or with a non-string -> TypeError ERR_INVALID_ARG_TYPE', () => {
         for (const texts of ['text', null, undefined, 42, { length: 1, 0: 'a' }, new Set(['a']), ['a', null], ['a', 1], [WITH_TO_STRING]]) {
-          expectThrow(() => sim.fingerprintMany(texts), TypeError, NONE);
+          expectThrow(() => sim.fingerprintMany(texts), TypeError, TYPE);
         }
         // eslint-disable-next-line no-sparse-arrays
-        expectThrow(() => sim.fingerprintMany(['a', , 'b']), TypeError, NONE);
+        expectThrow(() => sim.fingerprintMany(['a', , 'b']), TypeError, TYPE);
       });
-      it('fingerprintManyAsync: bad texts, bad options, bad signal -> TypeError (rejected)', async () => {
-        await expectReject(() => sim.fingerprintManyAsync('text'), TypeError, NONE);
-        await expectReject(() => sim.fingerprintManyAsync([1]), TypeError, NONE);
-        await expectReject(() => sim.fingerprintManyAsync(['a'], { sigal: undefined }), TypeError, NONE);
-        await expectReject(() => sim.fingerprintManyAsync(['a'], { signal: {} }), TypeError, NONE);
-        await expectReject(() => sim.fingerprintManyAsync(['a'], 'options'), TypeError, NONE);
+      it('fingerprintManyAsync: bad texts, bad options, bad signal -> TypeError with a code (rejected)', async () => {
+        await expectReject(() => sim.fingerprintManyAsync('text'), TypeError, TYPE);
+        await expectReject(() => sim.fingerprintManyAsync([1]), TypeError, TYPE);
+        await expectReject(() => sim.fingerprintManyAsync(['a'], { sigal: undefined }), TypeError, VALUE);
+        await expectReject(() => sim.fingerprintManyAsync(['a'], { signal: {} }), TypeError, TYPE);
+        await expectReject(() => sim.fingerprintManyAsync(['a'], 'options'), TypeError, TYPE);
+        await expectReject(() => sim.fingerprintManyAsync(['a'], null), TypeError, TYPE);
         await expectReject(() => sim.fingerprintManyAsync(['a'], { signal: AbortSignal.abort() }), DOMException, 20);
       });
       it('lone surrogates read as U+FFFD, identically in both engines', () => {
@@ -159,41 +205,41 @@ forEachBackend('bad input: a 100 MB string', (backend) => {
 forEachBackend('bad input: fingerprints, hex and distances', (backend) => {
   const sim = new SimHash({ preset: 'mysimhash', backend });
   const rows = [
-    ['hammingDistance(1, 2)', () => lib.hammingDistance(1, 2), TypeError],
-    ['hammingDistance(1.5, 0n)', () => lib.hammingDistance(1.5, 0n), TypeError],
-    ['hammingDistance(-1n, 0n)', () => lib.hammingDistance(-1n, 0n), RangeError],
-    ['hammingDistance(2^128, 0n)', () => lib.hammingDistance(1n << 128n, 0n), RangeError],
-    ['hammingDistance("ff", 0n)', () => lib.hammingDistance('ff', 0n), TypeError],
-    ['distance(-1n, 0n)', () => sim.distance(-1n, 0n), RangeError],
-    ['distance(2^64, 0n) at 64 bits', () => sim.distance(1n << 64n, 0n), RangeError],
-    ['distance(1.5, 0n)', () => sim.distance(1.5, 0n), TypeError],
-    ['isSimilar threshold -1', () => sim.isSimilar('a', 'b', -1), RangeError],
-    ['isSimilar threshold 100.5', () => sim.isSimilar('a', 'b', 100.5), RangeError],
-    ['isSimilar threshold NaN', () => sim.isSimilar('a', 'b', NaN), RangeError],
-    ['isSimilar threshold "90"', () => sim.isSimilar('a', 'b', '90'), TypeError],
-    ['isSimilar threshold null', () => sim.isSimilar('a', 'b', null), TypeError],
-    ['fromHex("xyz")', () => lib.fromHex('xyz'), TypeError],
-    ['fromHex of 15 digits', () => lib.fromHex('0123456789abcde'), TypeError],
-    ['fromHex of 17 digits', () => lib.fromHex('0123456789abcdef0'), TypeError],
-    ['fromHex with 0x', () => lib.fromHex('0x0123456789abcdef'), TypeError],
-    ['fromHex with a space', () => lib.fromHex(' 0123456789abcdef'), TypeError],
-    ['fromHex with g', () => lib.fromHex('0123456789abcdeg'), TypeError],
-    ['fromHex with a sign', () => lib.fromHex('-123456789abcdef'), TypeError],
-    ['fromHex of fullwidth digits', () => lib.fromHex('０１２３４５６７８９ａｂｃｄｅｆ'), TypeError],
-    ['fromHex(null)', () => lib.fromHex(null), TypeError],
-    ['fromHex(42)', () => lib.fromHex(42), TypeError],
-    ['fromHex(object with toString)', () => lib.fromHex({ toString: () => '0123456789abcdef' }), TypeError],
-    ['toHex(-1n)', () => lib.toHex(-1n), RangeError],
-    ['toHex(2^64, 64)', () => lib.toHex(1n << 64n, 64), RangeError],
-    ['toHex(1n, 63)', () => lib.toHex(1n, 63), RangeError],
-    ['toHex(1n, 0)', () => lib.toHex(1n, 0), RangeError],
-    ['toHex(1)', () => lib.toHex(1), TypeError],
-    ['toBinaryString(1n, 129)', () => lib.toBinaryString(1n, 129), RangeError],
-    ['toBinaryString(1n, "64")', () => lib.toBinaryString(1n, '64'), TypeError],
-    ['binaryStringDistance(1, "0")', () => lib.binaryStringDistance(1, '0'), TypeError],
+    ['hammingDistance(1, 2)', () => lib.hammingDistance(1, 2), TypeError, TYPE],
+    ['hammingDistance(1.5, 0n)', () => lib.hammingDistance(1.5, 0n), TypeError, TYPE],
+    ['hammingDistance(-1n, 0n)', () => lib.hammingDistance(-1n, 0n), RangeError, RANGE],
+    ['hammingDistance(2^128, 0n)', () => lib.hammingDistance(1n << 128n, 0n), RangeError, RANGE],
+    ['hammingDistance("ff", 0n)', () => lib.hammingDistance('ff', 0n), TypeError, TYPE],
+    ['distance(-1n, 0n)', () => sim.distance(-1n, 0n), RangeError, RANGE],
+    ['distance(2^64, 0n) at 64 bits', () => sim.distance(1n << 64n, 0n), RangeError, RANGE],
+    ['distance(1.5, 0n)', () => sim.distance(1.5, 0n), TypeError, TYPE],
+    ['isSimilar threshold -1', () => sim.isSimilar('a', 'b', -1), RangeError, RANGE],
+    ['isSimilar threshold 100.5', () => sim.isSimilar('a', 'b', 100.5), RangeError, RANGE],
+    ['isSimilar threshold NaN', () => sim.isSimilar('a', 'b', NaN), RangeError, RANGE],
+    ['isSimilar threshold "90"', () => sim.isSimilar('a', 'b', '90'), TypeError, TYPE],
+    ['isSimilar threshold null', () => sim.isSimilar('a', 'b', null), TypeError, TYPE],
+    ['fromHex("xyz")', () => lib.fromHex('xyz'), TypeError, VALUE],
+    ['fromHex of 15 digits', () => lib.fromHex('0123456789abcde'), TypeError, VALUE],
+    ['fromHex of 17 digits', () => lib.fromHex('0123456789abcdef0'), TypeError, VALUE],
+    ['fromHex with 0x', () => lib.fromHex('0x0123456789abcdef'), TypeError, VALUE],
+    ['fromHex with a space', () => lib.fromHex(' 0123456789abcdef'), TypeError, VALUE],
+    ['fromHex with g', () => lib.fromHex('0123456789abcdeg'), TypeError, VALUE],
+    ['fromHex with a sign', () => lib.fromHex('-123456789abcdef'), TypeError, VALUE],
+    ['fromHex of fullwidth digits', () => lib.fromHex('０１２３４５６７８９ａｂｃｄｅｆ'), TypeError, VALUE],
+    ['fromHex(null)', () => lib.fromHex(null), TypeError, TYPE],
+    ['fromHex(42)', () => lib.fromHex(42), TypeError, TYPE],
+    ['fromHex(object with toString)', () => lib.fromHex({ toString: () => '0123456789abcdef' }), TypeError, TYPE],
+    ['toHex(-1n)', () => lib.toHex(-1n), RangeError, RANGE],
+    ['toHex(2^64, 64)', () => lib.toHex(1n << 64n, 64), RangeError, RANGE],
+    ['toHex(1n, 63)', () => lib.toHex(1n, 63), RangeError, RANGE],
+    ['toHex(1n, 0)', () => lib.toHex(1n, 0), RangeError, RANGE],
+    ['toHex(1)', () => lib.toHex(1), TypeError, TYPE],
+    ['toBinaryString(1n, 129)', () => lib.toBinaryString(1n, 129), RangeError, RANGE],
+    ['toBinaryString(1n, "64")', () => lib.toBinaryString(1n, '64'), TypeError, TYPE],
+    ['binaryStringDistance(1, "0")', () => lib.binaryStringDistance(1, '0'), TypeError, TYPE],
   ];
-  for (const [what, fn, Class] of rows) {
-    it(`${what} -> ${Class.name}`, () => expectThrow(fn, Class, NONE));
+  for (const [what, fn, Class, code] of rows) {
+    it(`${what} -> ${Class.name} ${code}`, () => expectThrow(fn, Class, code));
   }
   it('accepts a fractional threshold and the extremes', () => {
     assert.equal(sim.isSimilar('a', 'a', 99.5), true);
@@ -206,47 +252,70 @@ forEachBackend('bad input: fingerprints, hex and distances', (backend) => {
 forEachBackend('bad input: SimHashIndex', (backend) => {
   const index = () => new SimHashIndex({ backend });
   const optionRows = [
-    ['bits 63', { bits: 63 }, RangeError],
-    ['bits 0', { bits: 0 }, RangeError],
-    ['bits 129', { bits: 129 }, RangeError],
-    ['maxDistance -1', { maxDistance: -1 }, RangeError],
-    ['maxDistance 1.5', { maxDistance: 1.5 }, RangeError],
-    ['maxDistance 9 at 64 bits', { maxDistance: 9 }, RangeError],
-    ['maxDistance 17 at 128 bits', { bits: 128, maxDistance: 17 }, RangeError],
-    ['maxDistance NaN', { maxDistance: NaN }, RangeError],
-    ['maxDistance "3"', { maxDistance: '3' }, TypeError],
-    ['tables 5 for maxDistance 3', { maxDistance: 3, tables: 5 }, RangeError],
-    ['tables -1', { tables: -1 }, RangeError],
-    ['tables "4"', { tables: '4' }, TypeError],
-    ['unknown option', { max: 3 }, TypeError],
+    ['bits 63', { bits: 63 }, RangeError, RANGE],
+    ['bits 0', { bits: 0 }, RangeError, RANGE],
+    ['bits 129', { bits: 129 }, RangeError, RANGE],
+    ['maxDistance -1', { maxDistance: -1 }, RangeError, RANGE],
+    ['maxDistance 1.5', { maxDistance: 1.5 }, RangeError, RANGE],
+    ['maxDistance 9 at 64 bits', { maxDistance: 9 }, RangeError, RANGE],
+    ['maxDistance 17 at 128 bits', { bits: 128, maxDistance: 17 }, RangeError, RANGE],
+    ['maxDistance NaN', { maxDistance: NaN }, RangeError, RANGE],
+    ['maxDistance "3"', { maxDistance: '3' }, TypeError, TYPE],
+    ['tables 5 for maxDistance 3', { maxDistance: 3, tables: 5 }, RangeError, RANGE],
+    ['tables -1', { tables: -1 }, RangeError, RANGE],
+    ['tables "4"', { tables: '4' }, TypeError, TYPE],
+    ['unknown option', { max: 3 }, TypeError, VALUE],
+    ['unknown backend', { backend: 'gpu' }, TypeError, VALUE],
   ];
-  for (const [what, options, Class] of optionRows) {
-    it(`new SimHashIndex(${what}) -> ${Class.name}`, () => expectThrow(() => new SimHashIndex({ backend, ...options }), Class, NONE));
+  for (const [what, options, Class, code] of optionRows) {
+    it(`new SimHashIndex(${what}) -> ${Class.name} ${code}`, () => expectThrow(() => new SimHashIndex({ backend, ...options }), Class, code));
   }
+  it('new SimHashIndex(null / a string) -> TypeError ERR_INVALID_ARG_TYPE', () => {
+    expectThrow(() => new SimHashIndex(null), TypeError, TYPE);
+    expectThrow(() => new SimHashIndex('64'), TypeError, TYPE);
+  });
   const callRows = [
-    ['add(-1, 0n)', (ix) => ix.add(-1, 0n), RangeError],
-    ['add(1.5, 0n)', (ix) => ix.add(1.5, 0n), RangeError],
-    ['add(2^53, 0n)', (ix) => ix.add(2 ** 53, 0n), RangeError],
-    ['add(NaN, 0n)', (ix) => ix.add(NaN, 0n), RangeError],
-    ['add("1", 0n)', (ix) => ix.add('1', 0n), TypeError],
-    ['add(null, 0n)', (ix) => ix.add(null, 0n), TypeError],
-    ['add(1, 1)', (ix) => ix.add(1, 1), TypeError],
-    ['add(1, "ff")', (ix) => ix.add(1, 'ff'), TypeError],
-    ['add(1, -1n)', (ix) => ix.add(1, -1n), RangeError],
-    ['add(1, 2^64) at 64 bits', (ix) => ix.add(1, 1n << 64n), RangeError],
-    ['addMany with a non-bigint', (ix) => ix.addMany([1, 2], [1n, 2]), TypeError],
-    ['addMany with lengths that differ', (ix) => ix.addMany([1, 2], [1n]), RangeError],
-    ['remove(-1)', (ix) => ix.remove(-1), RangeError],
-    ['remove("1")', (ix) => ix.remove('1'), TypeError],
-    ['query(1)', (ix) => ix.query(1), TypeError],
-    ['query(0n, -1)', (ix) => ix.query(0n, -1), RangeError],
-    ['query(0n, 1.5)', (ix) => ix.query(0n, 1.5), RangeError],
-    ['query(0n, 4) above the index maxDistance 3', (ix) => ix.query(0n, 4), RangeError],
-    ['query(0n, "2")', (ix) => ix.query(0n, '2'), TypeError],
-    ['queryMany("x")', (ix) => ix.queryMany('x'), TypeError],
+    ['add(-1, 0n)', (ix) => ix.add(-1, 0n), RangeError, RANGE],
+    ['add(1.5, 0n)', (ix) => ix.add(1.5, 0n), RangeError, RANGE],
+    ['add(2^53, 0n)', (ix) => ix.add(2 ** 53, 0n), RangeError, RANGE],
+    ['add(NaN, 0n)', (ix) => ix.add(NaN, 0n), RangeError, RANGE],
+    ['add("1", 0n)', (ix) => ix.add('1', 0n), TypeError, TYPE],
+    ['add(null, 0n)', (ix) => ix.add(null, 0n), TypeError, TYPE],
+    ['add(1, 1)', (ix) => ix.add(1, 1), TypeError, TYPE],
+    ['add(1, "ff")', (ix) => ix.add(1, 'ff'), TypeError, TYPE],
+    ['add(1, -1n)', (ix) => ix.add(1, -1n), RangeError, RANGE],
+    ['add(1, 2^64) at 64 bits', (ix) => ix.add(1, 1n << 64n), RangeError, RANGE],
+    ['addMany with a non-bigint', (ix) => ix.addMany([1, 2], [1n, 2]), TypeError, TYPE],
+    ['addMany with lengths that differ', (ix) => ix.addMany([1, 2], [1n]), RangeError, VALUE],
+    ['remove(-1)', (ix) => ix.remove(-1), RangeError, RANGE],
+    ['remove("1")', (ix) => ix.remove('1'), TypeError, TYPE],
+    ['query(1)', (ix) => ix.query(1), TypeError, TYPE],
+    ['query(0n, -1)', (ix) => ix.query(0n, -1), RangeError, RANGE],
+    ['query(0n, 1.5)', (ix) => ix.query(0n, 1.5), RangeError, RANGE],
+    ['query(0n, 4) above the index maxDistance 3', (ix) => ix.query(0n, 4), RangeError, RANGE],
+    ['query(0n, "2")', (ix) => ix.query(0n, '2'), TypeError, TYPE],
+    ['queryMany("x")', (ix) => ix.queryMany('x'), TypeError, TYPE],
+    ['queryMany([0n], 9)', (ix) => ix.queryMany([0n], 9), RangeError, RANGE],
+    ['addMany("ids", [])', (ix) => ix.addMany('ids', []), TypeError, TYPE],
+    ['addMany([-1], [0n])', (ix) => ix.addMany([-1], [0n]), RangeError, RANGE],
+    ['addMany of 3 words at 128 bits', () => new SimHashIndex({ backend, bits: 128 }).addMany([1], new BigUint64Array(3)), RangeError, VALUE],
+    ['has(1.5)', (ix) => ix.has(1.5), RangeError, RANGE],
+    ['get("1")', (ix) => ix.get('1'), TypeError, TYPE],
+    ['save("")', (ix) => ix.save(''), TypeError, VALUE],
+    ['save(42)', (ix) => ix.save(42), TypeError, TYPE],
+    ['SimHashIndex.load("")', () => SimHashIndex.load('', { backend }), TypeError, VALUE],
+    ['SimHashIndex.load(null)', () => SimHashIndex.load(null, { backend }), TypeError, TYPE],
+    ['supportedTables(64, 9)', () => SimHashIndex.supportedTables(64, 9), RangeError, RANGE],
+    ['supportedTables(32, 3)', () => SimHashIndex.supportedTables(32, 3), RangeError, RANGE],
+    ['dedup("text")', () => lib.dedup('text', { backend }), TypeError, TYPE],
+    ['dedup of mixed strings and bigints', () => lib.dedup(['a', 1n], { backend }), TypeError, TYPE],
+    ['dedup with an unknown option', () => lib.dedup([1n], { backend, distance: 3 }), TypeError, VALUE],
+    ['dedup maxDistance 9', () => lib.dedup([1n], { backend, maxDistance: 9 }), RangeError, RANGE],
+    ['dedup of texts at bits other than the SimHash\'s', () => lib.dedup(['a'], { backend, simhash: { backend, bits: 128 }, bits: 64 }), RangeError, RANGE],
+    ['cluster simhash 42', () => lib.cluster([1n], { backend, simhash: 42 }), TypeError, TYPE],
   ];
-  for (const [what, fn, Class] of callRows) {
-    it(`${what} -> ${Class.name}`, () => expectThrow(() => fn(index()), Class, NONE));
+  for (const [what, fn, Class, code] of callRows) {
+    it(`${what} -> ${Class.name} ${code}`, () => expectThrow(() => fn(index()), Class, code));
   }
 
   describe('corrupt index files', () => {
@@ -276,10 +345,11 @@ forEachBackend('bad input: SimHashIndex', (backend) => {
         expectThrow(() => SimHashIndex.deserialize(bytes, { backend }), SimHashError, code);
       });
     }
-    it('not bytes -> TypeError', () => {
+    it('not bytes -> TypeError ERR_INVALID_ARG_TYPE', () => {
       for (const value of [null, 'file', 42, [1, 2, 3], new Uint16Array(4)]) {
-        expectThrow(() => SimHashIndex.deserialize(value, { backend }), TypeError, NONE);
+        expectThrow(() => SimHashIndex.deserialize(value, { backend }), TypeError, TYPE);
       }
+      expectThrow(() => SimHashIndex.deserialize(good, { backend, bits: 64 }), TypeError, VALUE);
     });
     it('a missing file -> the file system error (ENOENT)', () => {
       expectThrow(() => SimHashIndex.load('/nonexistent/simhash-zh.idx', { backend }), Error, 'ENOENT');
@@ -311,9 +381,10 @@ forEachBackend('bad input: Segmenter and dictionaries', (backend) => {
     ['text with a fractional frequency', Buffer.from('词 1.5\n'), SimHashError, 'SIMHASH_ZH_DICT_PARSE'],
     ['a missing file', '/nonexistent/simhash-zh.dict', SimHashError, 'SIMHASH_ZH_DICT_IO'],
     ['a directory', __dirname, SimHashError, 'SIMHASH_ZH_DICT_IO'],
-    ['a number', 42, TypeError, NONE],
-    ['null', null, TypeError, NONE],
-    ['an object with toString', { toString: () => '/tmp/x.dict' }, TypeError, NONE],
+    ['a number', 42, TypeError, TYPE],
+    ['null', null, TypeError, TYPE],
+    ['an object with toString', { toString: () => '/tmp/x.dict' }, TypeError, TYPE],
+    ['an empty path', '', TypeError, VALUE],
   ];
   for (const [what, dictionary, Class, code] of rows) {
     it(`dictionary: ${what} -> ${Class.name}${code ? ' ' + code : ''}`, () => {
@@ -325,10 +396,41 @@ forEachBackend('bad input: Segmenter and dictionaries', (backend) => {
   });
   it('cut: not text -> TypeError; lone surrogates and NUL are cut like other characters', () => {
     const seg = new Segmenter({ backend, dictionary: dict });
-    for (const [, value] of NOT_TEXT) expectThrow(() => seg.cut(value), TypeError, NONE);
-    expectThrow(() => seg.cut('text', { mode: 'fast' }), TypeError, NONE);
-    expectThrow(() => seg.cut('text', { hmm: 1 }), TypeError, NONE);
-    expectThrow(() => new Segmenter({ backend, dictionary: dict, hmm: 'yes' }), TypeError, NONE);
+    for (const [, value] of NOT_TEXT) expectThrow(() => seg.cut(value), TypeError, TYPE);
+    expectThrow(() => seg.cut('text', { mode: 'fast' }), TypeError, VALUE);
+    expectThrow(() => seg.cut('text', { mode: 1 }), TypeError, TYPE);
+    expectThrow(() => seg.cut('text', { hmm: 1 }), TypeError, TYPE);
+    expectThrow(() => seg.cut('text', { hmmm: true }), TypeError, VALUE);
+    expectThrow(() => seg.cut('text', 'longest'), TypeError, TYPE);
     assert.equal(seg.cut('北京\uD800大学\0生活').join(''), '北京\uFFFD大学\0生活');
   });
+  const optionRows = [
+    ['options is a string', () => new Segmenter('jieba'), TypeError, TYPE],
+    ['unknown option', () => new Segmenter({ backend, dictionary: dict, dict }), TypeError, VALUE],
+    ['hmm "yes"', () => new Segmenter({ backend, dictionary: dict, hmm: 'yes' }), TypeError, TYPE],
+    ['unknown backend', () => new Segmenter({ backend: 'wasm', dictionary: dict }), TypeError, VALUE],
+    ['stopWords is a number', () => new Segmenter({ backend, dictionary: dict, stopWords: 42 }), TypeError, TYPE],
+    ['stopWords with a number', () => new Segmenter({ backend, dictionary: dict, stopWords: ['的', 1] }), TypeError, TYPE],
+  ];
+  for (const [what, fn, Class, code] of optionRows) {
+    it(`new Segmenter: ${what} -> ${Class.name} ${code}`, () => expectThrow(fn, Class, code));
+  }
+  const callRows = [
+    ['addWord("")', (seg) => seg.addWord(''), RangeError, VALUE],
+    ['addWord(42)', (seg) => seg.addWord(42), TypeError, TYPE],
+    ['addWord("词", -1)', (seg) => seg.addWord('词', -1), RangeError, RANGE],
+    ['addWord("词", 1.5)', (seg) => seg.addWord('词', 1.5), RangeError, RANGE],
+    ['addWord("词", 2^32)', (seg) => seg.addWord('词', 2 ** 32), RangeError, RANGE],
+    ['addWord("词", "5")', (seg) => seg.addWord('词', '5'), TypeError, TYPE],
+    ['loadUserDict(42)', (seg) => seg.loadUserDict(42), TypeError, TYPE],
+    ['entryIdf(1.5)', (seg) => seg.entryIdf(1.5), TypeError, VALUE],
+    ['entryIdf("1")', (seg) => seg.entryIdf('1'), TypeError, TYPE],
+    ['hasWord(null)', (seg) => seg.hasWord(null), TypeError, TYPE],
+    ['forEachWord(42, true, fn)', (seg) => seg.forEachWord(42, true, () => {}), TypeError, TYPE],
+    ['forEachWord("x", 1, fn)', (seg) => seg.forEachWord('x', 1, () => {}), TypeError, TYPE],
+    ['forEachWord("x", true, 42)', (seg) => seg.forEachWord('x', true, 42), TypeError, TYPE],
+  ];
+  for (const [what, fn, Class, code] of callRows) {
+    it(`${what} -> ${Class.name} ${code}`, () => expectThrow(() => fn(new Segmenter({ backend, dictionary: dict })), Class, code));
+  }
 });
