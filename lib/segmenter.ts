@@ -8,7 +8,7 @@ import {
   IDF_SCALE, defaultDictionaryPath, isBinaryDictionary, readDictionaryFile, MAX_FREQ, HMM_FIRST_CP, HMM_LAST_CP,
 } from './dictionary';
 import { DictReader } from './js/dict-reader';
-import { buildDictionary, parseJiebaDict } from './js/dict-builder';
+import { buildDictionary, decodeDictText, parseJiebaDict } from './js/dict-builder';
 import { FLAG_ENTRIES, FLAG_HMM, FLAG_LONGEST, SegmenterJs, type TokenSink } from './js/segmenter';
 import { wellFormed } from './js/text';
 import { backend as defaultBackend, requireNativeAddon } from './native';
@@ -22,7 +22,8 @@ export interface SegmenterOptions {
    * The dictionary: a file path, or bytes. Either may hold the binary format
    * (`dict/jieba.dict`, built by `npm run build:dict`) or jieba's text format
    * (`word [freq [tag]]` per line), which replaces the default word list and
-   * keeps its HMM, IDF values and stop words. Default: the bundled jieba dictionary.
+   * keeps its HMM, IDF values and stop words. Text must be UTF-8 (a BOM is allowed); invalid UTF-8
+   * throws SIMHASH_ZH_DICT_ENCODING. Default: the bundled jieba dictionary.
    */
   dictionary?: string | Uint8Array;
   /** Default of `cut`'s `hmm`: decode runs of unknown characters with the HMM (default true, as jieba). */
@@ -144,10 +145,12 @@ function defaultDictReader(): DictReader {
   return defaultReader;
 }
 
-/** Compiles jieba's text format into the binary format, with the default HMM, IDF and stop words. */
-function compileTextDictionary(bytes: Uint8Array): Uint8Array {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const words = parseJiebaDict(text).map(({ word, freq }) => ({ word, freq: freq ?? 0 }));
+/**
+ * Compiles jieba's text format (UTF-8) into the binary format, with the default HMM, IDF and stop
+ * words. `what` names the dictionary in errors.
+ */
+function compileTextDictionary(bytes: Uint8Array, what: string): Uint8Array {
+  const words = parseJiebaDict(decodeDictText(bytes, what), what).map(({ word, freq }) => ({ word, freq: freq ?? 0 }));
   const base = defaultDictReader();
   const idf = new Map<string, number>();
   for (const { word } of words) {
@@ -172,10 +175,10 @@ export function resolveDictionary(value: unknown): DictionarySource {
   if (typeof value === 'string') {
     if (value === '') throw invalidValue('dictionary must be a non-empty path');
     const bytes = readDictionaryFile(value);
-    return isBinaryDictionary(bytes) ? { kind: 'path', path: value } : { kind: 'bytes', bytes: compileTextDictionary(bytes) };
+    return isBinaryDictionary(bytes) ? { kind: 'path', path: value } : { kind: 'bytes', bytes: compileTextDictionary(bytes, `dictionary ${value}`) };
   }
   if (value instanceof Uint8Array) {
-    return { kind: 'bytes', bytes: isBinaryDictionary(value) ? value : compileTextDictionary(value) };
+    return { kind: 'bytes', bytes: isBinaryDictionary(value) ? value : compileTextDictionary(value, 'dictionary') };
   }
   throw invalidType(`dictionary must be a path or a Uint8Array, got ${describe(value)}`);
 }
@@ -411,15 +414,16 @@ export class Segmenter {
 
   /**
    * Adds the words of a jieba user dictionary (`word [freq [tag]]` per line, as a path or bytes),
-   * in order, as `addWord` does. Returns the number of words added.
+   * in order, as `addWord` does. Returns the number of words added. The text must be UTF-8 (a BOM
+   * is allowed); invalid UTF-8 throws SIMHASH_ZH_DICT_ENCODING naming the file and line.
    */
   loadUserDict(source: string | Uint8Array): number {
     let bytes: Uint8Array;
     if (typeof source === 'string') bytes = readUserDict(source);
     else if (source instanceof Uint8Array) bytes = source;
     else throw invalidType(`source must be a path or a Uint8Array, got ${describe(source)}`);
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    const entries = parseJiebaDict(text, 'user dictionary');
+    const what = typeof source === 'string' ? `user dictionary ${source}` : 'user dictionary';
+    const entries = parseJiebaDict(decodeDictText(bytes, what), what);
     this.notVisiting();
     const freqs = new Float64Array(entries.map((e) => e.freq ?? NaN));
     this.engine.addWords(entries.map((e) => e.word), freqs);

@@ -11,6 +11,9 @@
 // enum value, an empty word) and ERR_OUT_OF_RANGE (a number out of range, always a RangeError). File
 // and engine errors are SimHashError with a stable SIMHASH_ZH_* code.
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { BACKENDS, forEachBackend, lib } = require('./engines');
 const { smallDictionary } = require('./support/small-dictionary');
 
@@ -381,6 +384,7 @@ forEachBackend('bad input: Segmenter and dictionaries', (backend) => {
     ['text with a fractional frequency', Buffer.from('词 1.5\n'), SimHashError, 'SIMHASH_ZH_DICT_PARSE'],
     ['a missing file', '/nonexistent/simhash-zh.dict', SimHashError, 'SIMHASH_ZH_DICT_IO'],
     ['a directory', __dirname, SimHashError, 'SIMHASH_ZH_DICT_IO'],
+    ['text that is not UTF-8', Buffer.from([0xe8, 0xaf, 0x8d, 0x20, 0x35, 0x0a, 0xff, 0x20, 0x35, 0x0a]), SimHashError, 'SIMHASH_ZH_DICT_ENCODING'],
     ['a number', 42, TypeError, TYPE],
     ['null', null, TypeError, TYPE],
     ['an object with toString', { toString: () => '/tmp/x.dict' }, TypeError, TYPE],
@@ -433,4 +437,67 @@ forEachBackend('bad input: Segmenter and dictionaries', (backend) => {
   for (const [what, fn, Class, code] of callRows) {
     it(`${what} -> ${Class.name} ${code}`, () => expectThrow(() => fn(new Segmenter({ backend, dictionary: dict })), Class, code));
   }
+});
+
+forEachBackend('bad input: text dictionaries that are not UTF-8', (backend) => {
+  const bytes = (...parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  // A BOM, a CRLF line, then bad bytes on line 3.
+  const badLine3 = bytes('\uFEFF北京大学 100\n', '生活 50\r\n', '坏', [0xe8, 0xaf], ' 5\n', '好 1\n');
+  let tmp;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-encoding-'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const isEncodingError = (line, file) => (error) => {
+    checkError(error, SimHashError, 'SIMHASH_ZH_DICT_ENCODING');
+    assert.match(error.message, new RegExp(`\\bline ${line}\\b`));
+    if (file !== undefined) assert.ok(error.message.includes(file), `the message names ${file}: ${error.message}`);
+    return true;
+  };
+  const invalid = [
+    ['a lone continuation byte', [0x80]],
+    ['a truncated sequence at the end', [0xe5, 0x8c]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['a Latin-1 byte', [0xe9]],
+    ['GBK', [0xb1, 0xb1, 0xbe, 0xa9]],
+  ];
+  for (const [what, bad] of invalid) {
+    it(`dictionary bytes with ${what} -> SIMHASH_ZH_DICT_ENCODING naming the line`, () => {
+      const text = bytes('词 5\n', 'x', bad, 'y 3\n');
+      assert.throws(() => new Segmenter({ backend, dictionary: text }), isEncodingError(2));
+    });
+  }
+  it('a dictionary file: the error names the file and the line (a BOM and CRLF do not count)', () => {
+    const file = path.join(tmp, 'bad.txt');
+    fs.writeFileSync(file, badLine3);
+    assert.throws(() => new Segmenter({ backend, dictionary: file }), isEncodingError(3, file));
+    assert.throws(() => new SimHash({ backend, dictionary: file }), isEncodingError(3, file));
+    assert.throws(() => new Segmenter({ backend, dictionary: badLine3 }), isEncodingError(3));
+  });
+  it('a user dictionary (loadUserDict), as a path or bytes', () => {
+    const file = path.join(tmp, 'user.txt');
+    fs.writeFileSync(file, badLine3);
+    const seg = new Segmenter({ backend });
+    const before = ['北京大学', '生活', '好'].map((word) => seg.wordFreq(word));
+    assert.throws(() => seg.loadUserDict(file), isEncodingError(3, file));
+    assert.throws(() => seg.loadUserDict(badLine3), isEncodingError(3));
+    assert.throws(() => seg.loadUserDict(bytes([0xff, 0xfe], '词 1\n')), isEncodingError(1));
+    assert.deepEqual(['北京大学', '生活', '好'].map((word) => seg.wordFreq(word)), before, 'nothing was added');
+    assert.equal(seg.hasWord('坏\uFFFD'), false, 'no word with U+FFFD was added');
+  });
+  it('a leading BOM is accepted and dropped; valid UTF-8 (4-byte characters too) loads', () => {
+    const good = bytes('\uFEFF北京大学 100\r\n生活 50\n𠀀𠀁 20\n');
+    const seg = new Segmenter({ backend, dictionary: good });
+    assert.deepEqual(seg.cut('北京大学生活', { hmm: false }), ['北京大学', '生活']);
+    assert.equal(seg.hasWord('北京大学'), true);
+    assert.equal(seg.hasWord('𠀀𠀁'), true);
+    const user = new Segmenter({ backend });
+    assert.equal(user.loadUserDict(bytes('\uFEFF近似重复检测 1000\n')), 1);
+    assert.equal(user.wordFreq('近似重复检测'), 1000);
+    const file = path.join(tmp, 'good.txt');
+    fs.writeFileSync(file, good);
+    assert.deepEqual(new SimHash({ backend, dictionary: file }).fingerprint('北京大学生活'), new SimHash({ backend, dictionary: good }).fingerprint('北京大学生活'));
+  });
 });

@@ -2,6 +2,7 @@
 // Used by scripts/build-dict.js for the default dictionary and at run time for
 // a dictionary given in jieba's text format, so both engines always read the
 // same binary layout.
+import { isUtf8 } from 'node:buffer';
 import { SimHashError } from '../errors';
 import {
   FLAG_STOP, FORMAT_VERSION, HEADER_SIZE, HMM_FIRST_CP, HMM_LAST_CP, HMM_MISSING, HMM_SCALE, IDF_SCALE,
@@ -33,6 +34,30 @@ export interface BuildInput {
 function parseError(what: string, line: number, text: string, reason: string): SimHashError {
   const shown = text.length > 60 ? text.slice(0, 60) + '…' : text;
   return new SimHashError('SIMHASH_ZH_DICT_PARSE', `${what} line ${line}: ${reason}: ${JSON.stringify(shown)}`);
+}
+
+/**
+ * The text of a jieba-format dictionary given as bytes, which must be UTF-8 (a leading BOM is
+ * dropped by the parser). Invalid UTF-8 throws SIMHASH_ZH_DICT_ENCODING naming `what` (the file)
+ * and the first line holding bad bytes, rather than reading words with U+FFFD in them.
+ */
+export function decodeDictText(bytes: Uint8Array, what = 'dictionary'): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) return buffer.toString('utf8');
+  // No UTF-8 sequence holds a 0x0A byte, so the first line that is not valid UTF-8 on its own
+  // holds the first bad byte.
+  let start = 0;
+  for (let line = 1; ; line++) {
+    let end = buffer.indexOf(0x0a, start);
+    if (end < 0) end = buffer.length;
+    const bad = buffer.subarray(start, end);
+    if (!isUtf8(bad)) {
+      const text = bad.toString('utf8').replace(/\r$/, '');
+      const shown = text.length > 60 ? text.slice(0, 60) + '…' : text;
+      throw new SimHashError('SIMHASH_ZH_DICT_ENCODING', `${what} line ${line}: not valid UTF-8 (shown with U+FFFD): ${JSON.stringify(shown)}`);
+    }
+    start = end + 1;
+  }
 }
 
 function lines(text: string): string[] {
