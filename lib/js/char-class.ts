@@ -16,3 +16,24 @@ export function isWordCodePoint(c: number): boolean {
   if (c >= 0xe0000 && c <= 0xe007f) return false;
   return true;
 }
+
+/** isWordCodePoint of U+0000..U+FFFF as a table (1: carries words), filled range by range. */
+export const WORD_BMP: Uint8Array = (() => {
+  const t = new Uint8Array(0x10000).fill(1);
+  for (let c = 0; c < 0x80; c++) t[c] = (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ? 1 : 0;
+  t.fill(0, 0x80, 0xc0);
+  t[0xd7] = 0;
+  t[0xf7] = 0;
+  t.fill(0, 0x2000, 0x2c00);
+  t.fill(0, 0x2e00, 0x2e80);
+  t.fill(0, 0x3000, 0x3040);
+  t.fill(1, 0x3005, 0x3008);
+  t.fill(0, 0xfe10, 0xfe20);
+  t.fill(0, 0xfe30, 0xfe70);
+  t.fill(0, 0xff00, 0xff10);
+  t.fill(0, 0xff1a, 0xff21);
+  t.fill(0, 0xff3b, 0xff41);
+  t.fill(0, 0xff5b, 0xff66);
+  t.fill(0, 0xfff0, 0x10000);
+  return t;
+})();

@@ -9,6 +9,7 @@ export class DictReader {
   readonly bmp: Int32Array;
   readonly supp: Uint32Array;
   readonly entryCount: number;
+  private factsTable: Int32Array | null = null;
 
   constructor(bytes: Uint8Array) {
     this.data = readDictionary(bytes);
@@ -46,6 +47,26 @@ export class DictReader {
       s = t;
     }
     return s === 0 ? -1 : trie[3 * s + 2]!;
+  }
+
+  /**
+   * Per entry e: facts[2e] = logFreq, facts[2e + 1] = idf * 2 + (default stop ? 1 : 0) (idf -1:
+   * none, so the value is negative). What one word needs sits in one cache line, as native's
+   * EntryFacts. Built on first use, so loading the dictionary stays cheap.
+   */
+  get facts(): Int32Array {
+    return (this.factsTable ??= this.buildFacts());
+  }
+
+  private buildFacts(): Int32Array {
+    const { logFreq, idf, flags } = this.data;
+    const count = this.entryCount;
+    const facts = new Int32Array(count * 2);
+    for (let e = 0; e < count; e++) {
+      facts[2 * e] = logFreq[e]!;
+      facts[2 * e + 1] = idf[e]! * 2 + (flags[e]! & FLAG_STOP);
+    }
+    return facts;
   }
 
   idf(entry: number): number {

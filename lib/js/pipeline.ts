@@ -2,7 +2,7 @@
 // the reference for every rule here.
 import type { FingerprintEngine, PackedFeatures } from '../engine';
 import type { Bits } from '../fingerprint';
-import { isWordCodePoint } from './char-class';
+import { isWordCodePoint, WORD_BMP } from './char-class';
 import type { DictReader } from './dict-reader';
 import { featureHash } from './feature-hash';
 import { normalize, type NormalizeOptions } from './normalize';
@@ -31,6 +31,12 @@ const MAX_WEIGHT = 2 ** 26;
 const IDF_SHIFT = 14;
 const FEATURE_CHAR = 1;
 const UNKNOWN = -0x80000000;
+const WEIGHT_TFIDF = 0;
+const WEIGHT_LENGTH = 1;
+const WEIGHT_FLAT = 2;
+/** bmpHashed flags: the character feature's hash is in bmpHashes[8cp..], the one-character word's in [8cp + 4..]. */
+const HASHED_CHAR = 1;
+const HASHED_WORD = 2;
 
 /** base^1.5 as base * isqrt(base), capped at 2^26 (exact integers in both engines). */
 export function emphasize(base: number): number {
@@ -103,24 +109,34 @@ class FeatureTable {
     }
   }
 
-  add(h: Uint32Array, unit: number, kind: number, first: number, length: number): void {
+  /** Adds the feature whose hash is src[from, from + 4). */
+  add(src: Int32Array, from: number, unit: number, kind: number, first: number, length: number): void {
     if ((this.size + 1) * 2 > this.capacity) this.grow();
     const mask = this.capacity - 1;
     const hashes = this.hashes;
-    let at = h[0]! & mask;
+    const slots = this.slots;
+    const h0 = src[from]!;
+    const h1 = src[from + 1]!;
+    const h2 = src[from + 2]!;
+    const h3 = src[from + 3]!;
+    let at = h0 & mask;
     for (;;) {
-      const index = this.slots[at]!;
+      const index = slots[at]!;
       if (index < 0) break;
       const k = index * 4;
-      if (hashes[k] === (h[0]! | 0) && hashes[k + 1] === (h[1]! | 0) && hashes[k + 2] === (h[2]! | 0) && hashes[k + 3] === (h[3]! | 0)) {
+      if (hashes[k] === h0 && hashes[k + 1] === h1 && hashes[k + 2] === h2 && hashes[k + 3] === h3) {
         this.counts[index]!++;
         return;
       }
       at = (at + 1) & mask;
     }
     const index = this.size++;
-    this.slots[at] = index;
-    hashes.set(h, index * 4);
+    slots[at] = index;
+    const k = index * 4;
+    hashes[k] = h0;
+    hashes[k + 1] = h1;
+    hashes[k + 2] = h2;
+    hashes[k + 3] = h3;
     this.counts[index] = 1;
     this.units[index] = unit;
     this.kinds[index] = kind;
@@ -133,96 +149,117 @@ export class DefaultPipelineJs implements FingerprintEngine {
   private readonly segmenter: SegmenterJs;
   private readonly medianIdf: number;
   private readonly customStop: Set<string> | null;
+  private readonly useStop: boolean;
+  private readonly weighting: number;
+  private readonly uniform: boolean;
+  private readonly segmentFlags: number;
+  private readonly baseEntries: number;
   private readonly sink = new SpanSink();
   private readonly table = new FeatureTable();
   private cps = new Uint32Array(64);
   private readonly hash = new Uint32Array(4);
+  /** The same bytes as `hash`, as FeatureTable stores them. */
+  private readonly hashWords = new Int32Array(this.hash.buffer);
   private readonly marked = new Uint32Array(2);
-  /** Per code point: its entry (as a one-character word) * 2 + 1 if it is a stop word. */
+  /** Per code point above U+FFFF: unit * 2 + isStop of its character feature. */
   private readonly charInfo = new Map<number, number>();
+  /** The same per BMP code point (UNKNOWN: not computed yet). */
   private bmpInfo: Int32Array | null = null;
-  /** Per code point: the hash of its character feature (BMP: 4 words per code point, flag in bmpHashed). */
-  private readonly charHashes = new Map<number, Uint32Array>();
-  private bmpHashes: Uint32Array | null = null;
+  /** Per code point above U+FFFF: the hash of its character feature. */
+  private readonly charHashes = new Map<number, Int32Array>();
+  /** Per BMP code point: its character feature's hash, then its one-character word's (flags in bmpHashed). */
+  private bmpHashes: Int32Array | null = null;
   private bmpHashed: Uint8Array | null = null;
-  private readonly hashView = new Uint32Array(4);
   private readonly histogram = new Float64Array(32 * 16);
   private readonly setSums = new Float64Array(128);
   private normalized = '';
 
-  constructor(private readonly reader: DictReader, private readonly config: PipelineConfig) {
+  constructor(reader: DictReader, private readonly config: PipelineConfig) {
     this.segmenter = new SegmenterJs(reader);
     for (const [word, freq] of config.userWords) this.segmenter.addWord(word, freq);
     this.customStop = config.stopWords === undefined ? null : new Set(config.stopWords);
+    this.useStop = config.useStopWords;
+    this.weighting = config.weighting === 'tfidf' ? WEIGHT_TFIDF : config.weighting === 'length' ? WEIGHT_LENGTH : WEIGHT_FLAT;
+    this.uniform = config.weighting === 'uniform';
+    this.segmentFlags = (config.hmm ? FLAG_HMM : 0) | FLAG_ENTRIES;
+    this.baseEntries = reader.entryCount;
     this.medianIdf = Math.floor(reader.data.idfMedian / 2 ** IDF_SHIFT);
   }
 
-  private isStop(word: () => string, entry: number): boolean {
-    if (!this.config.useStopWords) return false;
-    if (this.customStop !== null) return this.customStop.has(word());
-    return this.reader.isDefaultStop(entry);
+  /** Whether the word norm[start, end) with this entry is a stop word (facts: the segmenter's). */
+  private isStop(facts: Int32Array, norm: string, start: number, end: number, entry: number): boolean {
+    if (!this.useStop) return false;
+    if (this.customStop !== null) return this.customStop.has(norm.slice(start, end));
+    return entry >= 0 && entry < this.baseEntries && (facts[2 * entry + 1]! & 1) === 1;
   }
 
-  private unit(entry: number, byteLength: number): number {
-    switch (this.config.weighting) {
-      case 'tfidf': {
-        const idf = entry >= 0 ? this.reader.idf(entry) : -1;
-        return idf >= 0 ? Math.floor(idf / 2 ** IDF_SHIFT) : this.medianIdf;
+  private unit(facts: Int32Array, entry: number, byteLength: number): number {
+    const weighting = this.weighting;
+    if (weighting === WEIGHT_TFIDF) {
+      if (entry >= 0 && entry < this.baseEntries) {
+        // idf * 2 + stop: idf >= 0 exactly when this is, and floor(idf / 2^14) = it >> 15.
+        const idf2 = facts[2 * entry + 1]!;
+        if (idf2 >= 0) return idf2 >> (IDF_SHIFT + 1);
       }
-      case 'length':
-        return byteLength * 8;
-      default:
-        return 64;
+      return this.medianIdf;
     }
+    return weighting === WEIGHT_LENGTH ? byteLength * 8 : 64;
   }
 
-  /** entry * 2 + isStop of a one-character word, memoized (user words are fixed at construction). */
-  private charEntry(cp: number): number {
+  /** unit * 2 + isStop of the character feature of cp, memoized (user words are fixed at construction). */
+  private charInfoOf(facts: Int32Array, cp: number): number {
     if (cp < 0x10000) {
       this.bmpInfo ??= new Int32Array(0x10000).fill(UNKNOWN);
       const known = this.bmpInfo[cp]!;
       if (known !== UNKNOWN) return known;
-      return (this.bmpInfo[cp] = this.lookupChar(cp));
+      return (this.bmpInfo[cp] = this.lookupChar(facts, cp));
     }
     let info = this.charInfo.get(cp);
-    if (info === undefined) this.charInfo.set(cp, (info = this.lookupChar(cp)));
+    if (info === undefined) this.charInfo.set(cp, (info = this.lookupChar(facts, cp)));
     return info;
   }
 
-  private lookupChar(cp: number): number {
+  private lookupChar(facts: Int32Array, cp: number): number {
     const ch = String.fromCodePoint(cp);
     const entry = this.segmenter.entryOf(ch);
-    return entry * 2 + (this.isStop(() => ch, entry) ? 1 : 0);
+    return this.unit(facts, entry, utf8Length(cp)) * 2 + (this.isStop(facts, ch, 0, ch.length, entry) ? 1 : 0);
   }
 
-  private charFeatureHash(cp: number): Uint32Array {
-    if (cp < 0x10000) {
-      if (this.bmpHashes === null) {
-        this.bmpHashes = new Uint32Array(0x10000 * 4);
-        this.bmpHashed = new Uint8Array(0x10000);
-      }
-      const view = this.hashView;
-      if (this.bmpHashed![cp] === 0) {
+  /** The BMP hash table with the hashes of cp (HASHED_CHAR and/or HASHED_WORD) filled in. */
+  private bmpHashesOf(cp: number, want: number): Int32Array {
+    let hashes = this.bmpHashes;
+    let hashed = this.bmpHashed;
+    if (hashes === null || hashed === null) {
+      hashes = this.bmpHashes = new Int32Array(0x10000 * 8);
+      hashed = this.bmpHashed = new Uint8Array(0x10000);
+    }
+    const missing = want & ~hashed[cp]!;
+    if (missing !== 0) {
+      const out = this.hash;
+      const words = this.hashWords;
+      if ((missing & HASHED_CHAR) !== 0) {
         this.marked[0] = CHAR_MARKER;
         this.marked[1] = cp;
-        featureHash(this.marked, 0, 2, view);
-        this.bmpHashes.set(view, cp * 4);
-        this.bmpHashed![cp] = 1;
-        return view;
+        featureHash(this.marked, 0, 2, out);
+        hashes.set(words, cp * 8);
       }
-      const at = cp * 4;
-      view[0] = this.bmpHashes[at]!;
-      view[1] = this.bmpHashes[at + 1]!;
-      view[2] = this.bmpHashes[at + 2]!;
-      view[3] = this.bmpHashes[at + 3]!;
-      return view;
+      if ((missing & HASHED_WORD) !== 0) {
+        this.marked[0] = cp;
+        featureHash(this.marked, 0, 1, out);
+        hashes.set(words, cp * 8 + 4);
+      }
+      hashed[cp] = hashed[cp]! | missing;
     }
+    return hashes;
+  }
+
+  private suppCharHash(cp: number): Int32Array {
     let hash = this.charHashes.get(cp);
     if (hash === undefined) {
       this.marked[0] = CHAR_MARKER;
       this.marked[1] = cp;
-      hash = new Uint32Array(4);
-      featureHash(this.marked, 0, 2, hash);
+      featureHash(this.marked, 0, 2, this.hash);
+      hash = new Int32Array(this.hashWords);
       this.charHashes.set(cp, hash);
     }
     return hash;
@@ -233,17 +270,33 @@ export class DefaultPipelineJs implements FingerprintEngine {
     this.normalized = norm;
     const sink = this.sink;
     sink.count = 0;
-    this.segmenter.segment(norm, (this.config.hmm ? FLAG_HMM : 0) | FLAG_ENTRIES, sink);
+    this.segmenter.segment(norm, this.segmentFlags, sink);
+    const facts = this.segmenter.facts;
     const table = this.table;
     table.reset();
     const wantWords = this.config.features !== 'chars';
     const wantChars = this.config.features !== 'words';
+    const want = (wantWords ? HASHED_WORD : 0) | (wantChars ? HASHED_CHAR : 0);
+    const ends = sink.ends;
+    const entries = sink.entries;
+    const count = sink.count;
     let start = 0;
-    for (let w = 0; w < sink.count; w++) {
-      const end = sink.ends[w]!;
-      const entry = sink.entries[w]!;
+    for (let w = 0; w < count; w++) {
+      const end = ends[w]!;
+      const entry = entries[w]!;
       const wordStart = start;
       start = end;
+      if (end - wordStart === 1) {
+        // One UTF-16 unit: one code point, the word's only character (its char feature shares the word's entry and unit).
+        const cp = norm.charCodeAt(wordStart);
+        if (WORD_BMP[cp] === 0) continue;
+        if (this.isStop(facts, norm, wordStart, end, entry)) continue;
+        const unit = this.unit(facts, entry, utf8Length(cp));
+        const hashes = this.bmpHashesOf(cp, want);
+        if (wantWords) table.add(hashes, cp * 8 + 4, unit, 0, wordStart, 1);
+        if (wantChars) table.add(hashes, cp * 8, unit, FEATURE_CHAR, wordStart, 1);
+        continue;
+      }
       if (this.cps.length < end - wordStart) this.cps = new Uint32Array((end - wordStart) * 2);
       const cps = this.cps;
       let n = 0;
@@ -251,48 +304,60 @@ export class DefaultPipelineJs implements FingerprintEngine {
       let hasWordChar = false;
       for (let i = wordStart; i < end; i++) {
         let cp = norm.charCodeAt(i);
-        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
+        if (cp < 0x80) {
+          bytes += 1;
+        } else if (cp < 0x800) {
+          bytes += 2;
+        } else if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
           const low = norm.charCodeAt(i + 1);
           if (low >= 0xdc00 && low <= 0xdfff) {
             cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
             i++;
+            bytes += 4;
+          } else {
+            bytes += 3;
           }
+        } else {
+          bytes += 3;
         }
         cps[n++] = cp;
-        bytes += utf8Length(cp);
-        if (!hasWordChar && isWordCodePoint(cp)) hasWordChar = true;
+        if (!hasWordChar && (cp < 0x10000 ? WORD_BMP[cp] === 1 : isWordCodePoint(cp))) hasWordChar = true;
       }
       if (!hasWordChar) continue;
-      if (this.isStop(() => norm.slice(wordStart, end), entry)) continue;
+      if (this.isStop(facts, norm, wordStart, end, entry)) continue;
       if (wantWords) {
         featureHash(cps, 0, n, this.hash);
-        table.add(this.hash, this.unit(entry, bytes), 0, wordStart, end - wordStart);
+        table.add(this.hashWords, 0, this.unit(facts, entry, bytes), 0, wordStart, end - wordStart);
       }
       if (!wantChars) continue;
+      if (n === 1) {
+        // One code point above U+FFFF: the word itself passed the stop check.
+        const cp = cps[0]!;
+        if (isWordCodePoint(cp)) table.add(this.suppCharHash(cp), 0, this.unit(facts, entry, 4), FEATURE_CHAR, wordStart, 2);
+        continue;
+      }
       let offset = wordStart;
       for (let k = 0; k < n; k++) {
         const cp = cps[k]!;
-        const units = cp >= 0x10000 ? 2 : 1;
-        if (isWordCodePoint(cp)) {
-          let charEntry: number;
-          let stop: boolean;
-          if (n === 1) {
-            charEntry = entry;
-            stop = false; // the word itself passed the stop check
-          } else {
-            const info = this.charEntry(cp);
-            charEntry = info >> 1;
-            stop = (info & 1) === 1;
+        if (cp < 0x10000) {
+          if (WORD_BMP[cp] === 1) {
+            const info = this.charInfoOf(facts, cp);
+            if ((info & 1) === 0) table.add(this.bmpHashesOf(cp, HASHED_CHAR), cp * 8, info >> 1, FEATURE_CHAR, offset, 1);
           }
-          if (!stop) table.add(this.charFeatureHash(cp), this.unit(charEntry, utf8Length(cp)), FEATURE_CHAR, offset, units);
+          offset += 1;
+        } else {
+          if (isWordCodePoint(cp)) {
+            const info = this.charInfoOf(facts, cp);
+            if ((info & 1) === 0) table.add(this.suppCharHash(cp), 0, info >> 1, FEATURE_CHAR, offset, 2);
+          }
+          offset += 2;
         }
-        offset += units;
       }
     }
   }
 
   private weight(index: number): number {
-    if (this.config.weighting === 'uniform') return emphasize(64);
+    if (this.uniform) return emphasize(64);
     return emphasize(this.table.units[index]! * this.table.counts[index]!);
   }
 
@@ -336,11 +401,11 @@ export class DefaultPipelineJs implements FingerprintEngine {
 
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
     const words = this.config.bits >>> 6;
-    texts.forEach((text, i) => {
-      const fp = this.fingerprint(text);
+    for (let i = 0; i < texts.length; i++) {
+      const fp = this.fingerprint(texts[i]!);
       out[i * words] = BigInt.asUintN(64, fp);
       if (words === 2) out[i * words + 1] = fp >> 64n;
-    });
+    }
   }
 
   features(text: string): PackedFeatures {

@@ -50,7 +50,8 @@ export class SegmenterJs {
   private readonly bmp: Int32Array;
   private readonly baseEntries: number;
   // Per-segmenter state: frequencies changed by addWord (copy on write) and new words.
-  private logFreq: Int32Array;
+  /** The dictionary's facts (logFreq at 2e, idf * 2 + stop at 2e + 1), taken on first use. */
+  private factsTable: Int32Array | null = null;
   private freq: Uint32Array;
   private ownsFreqs = false;
   private total: number;
@@ -100,7 +101,6 @@ export class SegmenterJs {
     this.trie = dict.trie;
     this.bmp = dict.bmp;
     this.baseEntries = dict.entryCount;
-    this.logFreq = dict.data.logFreq;
     this.freq = dict.data.freq;
     this.total = dict.data.totalFreq;
     this.logTotal = dict.data.logTotal;
@@ -174,8 +174,13 @@ export class SegmenterJs {
   // -------------------------------------------------------------------------
   // Dictionary access (base + this segmenter's additions).
 
+  /** Per base entry e: [2e] its logFreq (this segmenter's), [2e + 1] idf * 2 + (default stop ? 1 : 0). */
+  get facts(): Int32Array {
+    return (this.factsTable ??= this.dict.facts);
+  }
+
   private entryLogFreq(entry: number): number {
-    return entry < this.baseEntries ? this.logFreq[entry]! : this.ovLogFreq[entry - this.baseEntries]!;
+    return entry < this.baseEntries ? this.facts[2 * entry]! : this.ovLogFreq[entry - this.baseEntries]!;
   }
 
   /** Entry id of input[start, end), or -1. */
@@ -336,6 +341,8 @@ export class SegmenterJs {
     this.pStart = -1;
     this.pCount = 0;
     const trie = this.trie;
+    const facts = this.facts;
+    const baseEntries = this.baseEntries;
     const overlay = this.ovChild.size > 0;
     let from = 0; // first character of the current window
     let i = 0;
@@ -362,7 +369,7 @@ export class SegmenterJs {
         const e = trie[3 * t + 2]!;
         if (e >= 0) {
           if (j === i) single = e;
-          const lf = e < this.baseEntries ? this.logFreq[e]! : this.ovLogFreq[e - this.baseEntries]!;
+          const lf = e < baseEntries ? facts[2 * e]! : this.ovLogFreq[e - baseEntries]!;
           if (lf >= 0) edges = this.addEdge(edges, j + 1, e, lf);
         }
         j++;
@@ -672,13 +679,13 @@ export class SegmenterJs {
     const entry = this.entryOf(word);
     if (entry >= 0 && entry < this.baseEntries) {
       if (!this.ownsFreqs) {
-        this.logFreq = new Int32Array(this.logFreq);
+        this.factsTable = new Int32Array(this.facts);
         this.freq = new Uint32Array(this.freq);
         this.ownsFreqs = true;
       }
       this.total += f - this.freq[entry]!;
       this.freq[entry] = f;
-      this.logFreq[entry] = lf;
+      this.facts[2 * entry] = lf;
     } else if (entry >= 0) {
       const k = entry - this.baseEntries;
       this.total += f - this.ovFreq[k]!;
