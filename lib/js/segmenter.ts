@@ -85,6 +85,9 @@ export class SegmenterJs {
   private rEnd = new Int32Array(257);
   private rEntry = new Int32Array(257);
   private have = 0;
+  /** Sink of block()'s early trie loads, so they are not optimized away. */
+  /** @internal */
+  touched = 0;
   private blockDone = false;
   private decPos = 0;
   // Pending run of single-character route steps (HMM) or ASCII alphanumerics (no HMM).
@@ -348,6 +351,7 @@ export class SegmenterJs {
     let i = 0;
     let edges = 0;
     let reach = 0;
+    let touched = 0;
     for (;;) {
       if (!this.ensure(i)) {
         this.eStart[i] = edges;
@@ -357,11 +361,26 @@ export class SegmenterJs {
       // The DAG: every dictionary word starting at i.
       this.eStart[i] = edges;
       const first = edges;
+      let have = this.have;
+      let wId = this.wId;
+      // The second step of a walk usually misses the cache: load the one of the walk two
+      // characters ahead now (native prefetches it), so both misses overlap. Every base + id
+      // is inside the trie (checked at load).
+      if (i + 3 < have || this.ensure(i + 3)) {
+        have = this.have;
+        wId = this.wId;
+        touched ^= trie[3 * (trie[3 * (trie[0]! + wId[i + 2]!)]! + wId[i + 3]!) + 1]!;
+      }
       let single = -1;
       let s = 0;
       let j = i;
-      while (j < this.have || this.ensure(j)) {
-        const c = this.wId[j]!;
+      for (;;) {
+        if (j >= have) {
+          if (!this.ensure(j)) break;
+          have = this.have;
+          wId = this.wId;
+        }
+        const c = wId[j]!;
         if (c === 0) break;
         const t = trie[3 * s]! + c;
         if (trie[3 * t + 1] !== s) break;
@@ -405,16 +424,10 @@ export class SegmenterJs {
           else this.flushAscii(this.wOff[i]!);
           this.emit(this.wOff[i]!, this.wOff[i + 1]!, this.eEntry[first]!);
         }
-        i++;
+        i = this.cut(i + 1);
         from = i;
-        edges = 0;
         reach = i;
-        if (from >= 4096) {
-          this.compact(from);
-          i = 0;
-          from = 0;
-          reach = 0;
-        }
+        edges = 0;
         continue;
       }
       const eEnd = this.eEnd;
@@ -423,21 +436,27 @@ export class SegmenterJs {
       if (reach <= i || i - from >= WINDOW_CAP) {
         this.eStart[i] = edges;
         this.window(from, i, hmm, longest);
+        i = this.cut(i);
         from = i;
-        edges = 0;
         reach = i;
-        if (from >= 4096) {
-          this.compact(from);
-          i = 0;
-          from = 0;
-          reach = 0;
-        }
+        edges = 0;
       }
     }
+    this.touched = touched;
     const end = this.decPos;
     if (hmm) this.flushRun(end);
     else this.flushAscii(end);
     return end;
+  }
+
+  /**
+   * A window was closed before character i, which starts the next one: returns i, or 0 once
+   * the characters before it were dropped (every 4096 characters).
+   */
+  private cut(i: number): number {
+    if (i < 4096) return i;
+    this.compact(i);
+    return 0;
   }
 
   /** Moves the characters decoded past a cut at `from` to the front. */
