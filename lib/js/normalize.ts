@@ -137,6 +137,21 @@ function looksLikeHtml(t: string): boolean {
   return false;
 }
 
+/** Width folding and lowercasing of every unit of t into out, as normalize's push(); returns t.length. */
+function fold(t: string, out: Uint16Array, foldWidth: boolean, lowercase: boolean): number {
+  const n = t.length;
+  for (let i = 0; i < n; i++) {
+    let c = t.charCodeAt(i);
+    if (foldWidth) {
+      if (c >= 0xff01 && c <= 0xff5e) c -= 0xfee0;
+      else if (c === 0x3000) c = 0x20;
+    }
+    if (lowercase && c >= 0x41 && c <= 0x5a) c += 32;
+    out[i] = c;
+  }
+  return n;
+}
+
 /** Normalizes `text`; the result is never longer than the input (in UTF-16 units). */
 const NEEDS_FOLD = /[\uff01-\uff5e\u3000]/;
 const NEEDS_LOWER = /[A-Z]/;
@@ -153,6 +168,7 @@ export function normalize(text: string, options: NormalizeOptions): string {
   }
   const html = options.html === true || (options.html === 'auto' && mayHaveMarkup && looksLikeHtml(t));
   const out = new Uint16Array(t.length);
+  if (!html) return Buffer.from(out.buffer, 0, fold(t, out, options.foldWidth, options.lowercase) * 2).toString('utf16le');
   let n = 0;
   const push = (c: number): void => {
     if (options.foldWidth) {

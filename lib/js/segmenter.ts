@@ -19,6 +19,8 @@ export const FLAG_ENTRIES = 4;
 export const WINDOW_CAP = 1 << 16;
 /** The HMM decodes at most this many characters at once. */
 export const VITERBI_CAP = 1 << 16;
+/** Window characters decoded past the one asked for, so the walks rarely call out to decode. */
+const DECODE_AHEAD = 32;
 
 const OVERLAY_KEY = 0x110000;
 const EMPTY = new Uint8Array(0);
@@ -278,28 +280,67 @@ export class SegmenterJs {
 
   /** Makes sure window character k is decoded; false when the block ends first. */
   private ensure(k: number): boolean {
-    while (this.have <= k) {
-      if (this.blockDone) return false;
-      const pos = this.decPos;
-      if (pos >= this.n) {
-        this.blockDone = true;
-        return false;
+    return k < this.have || this.decodeAhead(k);
+  }
+
+  /** Decodes block characters up to window index k + DECODE_AHEAD; whether k is decoded. */
+  private decodeAhead(k: number): boolean {
+    if (this.blockDone) return false;
+    const need = k + DECODE_AHEAD;
+    if (need + 2 > this.wCp.length) this.growWindow(need + 2);
+    const wCp = this.wCp;
+    const wId = this.wId;
+    const wOff = this.wOff;
+    const bmp = this.bmp;
+    const n = this.n;
+    let h = this.have;
+    let pos = this.decPos;
+    if (!this.isBytes) {
+      const str = this.str;
+      while (h <= need) {
+        if (pos >= n) {
+          this.blockDone = true;
+          break;
+        }
+        let cp = str.charCodeAt(pos);
+        let next = pos + 1;
+        if (cp >= 0xd800 && cp <= 0xdfff) {
+          cp = this.decode(pos);
+          next = this.nextPos;
+        }
+        if (!isHanDefault(cp)) {
+          this.blockDone = true;
+          break;
+        }
+        wCp[h] = cp;
+        wId[h] = cp < 0x10000 ? bmp[cp]! : this.dict.charId(cp);
+        wOff[h] = pos;
+        pos = next;
+        wOff[h + 1] = pos;
+        h++;
       }
-      const cp = this.decode(pos);
-      if (!isHanDefault(cp)) {
-        this.blockDone = true;
-        return false;
+    } else {
+      while (h <= need) {
+        if (pos >= n) {
+          this.blockDone = true;
+          break;
+        }
+        const cp = this.decode(pos);
+        if (!isHanDefault(cp)) {
+          this.blockDone = true;
+          break;
+        }
+        wCp[h] = cp;
+        wId[h] = this.charId(cp);
+        wOff[h] = pos;
+        pos = this.nextPos;
+        wOff[h + 1] = pos;
+        h++;
       }
-      const h = this.have;
-      if (h + 1 >= this.wCp.length) this.growWindow(h + 2);
-      this.wCp[h] = cp;
-      this.wId[h] = this.charId(cp);
-      this.wOff[h] = pos;
-      this.decPos = this.nextPos;
-      this.wOff[h + 1] = this.decPos;
-      this.have = h + 1;
     }
-    return true;
+    this.have = h;
+    this.decPos = pos;
+    return h > k;
   }
 
   private growWindow(size: number): void {
