@@ -338,6 +338,14 @@ export class SegmenterJs {
         h++;
       }
     }
+    // The second step of a walk usually misses the cache: load it now for every new pair of
+    // characters, in a loop whose loads do not wait for each other (native prefetches them).
+    // Every base + id is inside the trie (checked at load), whatever the ids.
+    const trie = this.trie;
+    const root = trie[0]!;
+    let touched = this.touched;
+    for (let p = this.have > 0 ? this.have - 1 : 0; p + 1 < h; p++) touched ^= trie[3 * (trie[3 * (root + wId[p]!)]! + wId[p + 1]!) + 1]!;
+    this.touched = touched;
     this.have = h;
     this.decPos = pos;
     return h > k;
@@ -392,7 +400,6 @@ export class SegmenterJs {
     let i = 0;
     let edges = 0;
     let reach = 0;
-    let touched = 0;
     for (;;) {
       if (!this.ensure(i)) {
         this.eStart[i] = edges;
@@ -404,14 +411,6 @@ export class SegmenterJs {
       const first = edges;
       let have = this.have;
       let wId = this.wId;
-      // The second step of a walk usually misses the cache: load the one of the walk two
-      // characters ahead now (native prefetches it), so both misses overlap. Every base + id
-      // is inside the trie (checked at load).
-      if (i + 3 < have || this.ensure(i + 3)) {
-        have = this.have;
-        wId = this.wId;
-        touched ^= trie[3 * (trie[3 * (trie[0]! + wId[i + 2]!)]! + wId[i + 3]!) + 1]!;
-      }
       let single = -1;
       let s = 0;
       let j = i;
@@ -483,7 +482,6 @@ export class SegmenterJs {
         edges = 0;
       }
     }
-    this.touched = touched;
     const end = this.decPos;
     if (hmm) this.flushRun(end);
     else this.flushAscii(end);
