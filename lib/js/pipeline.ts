@@ -371,14 +371,27 @@ export class DefaultPipelineJs implements FingerprintEngine {
     const histogram = this.histogram;
     histogram.fill(0, 0, nibbles * 16);
     const table = this.table;
+    const size = table.size;
+    const hashes = table.hashes;
+    const units = table.units;
+    const counts = table.counts;
+    const limbs = bits >>> 5;
+    const flat = this.uniform ? emphasize(64) : -1;
     let total = 0;
-    for (let f = 0; f < table.size; f++) {
-      const weight = this.weight(f);
+    for (let f = 0; f < size; f++) {
+      const weight = flat >= 0 ? flat : emphasize(units[f]! * counts[f]!);
       total += weight;
-      for (let limb = 0; limb < bits >>> 5; limb++) {
-        const word = table.hashes[f * 4 + limb]!;
+      for (let limb = 0; limb < limbs; limb++) {
+        const word = hashes[f * 4 + limb]!;
         const base = limb << 7;
-        for (let k = 0; k < 8; k++) histogram[base + (k << 4) + ((word >>> (k << 2)) & 15)]! += weight;
+        histogram[base + (word & 15)]! += weight;
+        histogram[base + 16 + ((word >>> 4) & 15)]! += weight;
+        histogram[base + 32 + ((word >>> 8) & 15)]! += weight;
+        histogram[base + 48 + ((word >>> 12) & 15)]! += weight;
+        histogram[base + 64 + ((word >>> 16) & 15)]! += weight;
+        histogram[base + 80 + ((word >>> 20) & 15)]! += weight;
+        histogram[base + 96 + ((word >>> 24) & 15)]! += weight;
+        histogram[base + 112 + (word >>> 28)]! += weight;
       }
     }
     const setSums = this.setSums;
