@@ -153,6 +153,7 @@ function fold(t: string, out: Uint16Array, foldWidth: boolean, lowercase: boolea
 }
 
 /** Normalizes `text`; the result is never longer than the input (in UTF-16 units). */
+let scratch = new Uint16Array(1024);
 const NEEDS_FOLD = /[\uff01-\uff5e\u3000]/;
 const NEEDS_LOWER = /[A-Z]/;
 
@@ -161,13 +162,15 @@ export function normalize(text: string, options: NormalizeOptions): string {
   const mayHaveMarkup = options.html !== false && (t.includes('<') || t.includes('&'));
   if (!mayHaveMarkup) {
     // Nothing to strip: only folding and lowercasing, often nothing at all.
-    const fold = options.foldWidth && NEEDS_FOLD.test(t);
-    const lowercase = options.lowercase && NEEDS_LOWER.test(t);
-    if (!fold && !lowercase) return t;
-    if (!fold) return t.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+    if (!(options.foldWidth && NEEDS_FOLD.test(t))) {
+      if (!(options.lowercase && NEEDS_LOWER.test(t))) return t;
+      return t.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+    }
   }
   const html = options.html === true || (options.html === 'auto' && mayHaveMarkup && looksLikeHtml(t));
-  const out = new Uint16Array(t.length);
+  // The output is copied into a string at the end: one scratch buffer serves every call.
+  if (scratch.length < t.length) scratch = new Uint16Array(Math.max(t.length, scratch.length * 2));
+  const out = scratch;
   if (!html) return Buffer.from(out.buffer, 0, fold(t, out, options.foldWidth, options.lowercase) * 2).toString('utf16le');
   let n = 0;
   const push = (c: number): void => {
