@@ -523,21 +523,24 @@ export class SegmenterJs {
       let bestEnd = -1;
       let bestEntry = -1;
       const to = eStart[x + 1]!;
-      for (let k = eStart[x]!; k < to; k++) {
-        const y = eEnd[k]!;
-        if (y > m) continue;
-        if (longest) {
-          if (y > bestEnd) {
+      if (longest) {
+        for (let k = eStart[x]!; k < to; k++) {
+          const y = eEnd[k]!;
+          if (y <= m && y > bestEnd) {
             bestEnd = y;
             bestEntry = eEntry[k]!;
           }
-          continue;
         }
-        const score = eLf[k]! - logTotal + rScore[y]!;
-        if (score > best || (score === best && y > bestEnd)) {
-          best = score;
-          bestEnd = y;
-          bestEntry = eEntry[k]!;
+      } else {
+        for (let k = eStart[x]!; k < to; k++) {
+          const y = eEnd[k]!;
+          if (y > m) continue;
+          const score = eLf[k]! - logTotal + rScore[y]!;
+          if (score > best || (score === best && y > bestEnd)) {
+            best = score;
+            bestEnd = y;
+            bestEntry = eEntry[k]!;
+          }
         }
       }
       if (bestEnd < 0) {
