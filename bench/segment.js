@@ -32,9 +32,24 @@ const NODEJIEBA_DIR = path.join(root, 'node_modules', '.cache', 'simhash-zh', 'n
 // ---------------------------------------------------------------------------
 // Corpus.
 
+/** The installed version of the Debian package manpages-zh, or null. */
+function manpagesZhVersion() {
+  try {
+    return execFileSync('dpkg-query', ['-W', '-f', '${Version}', 'manpages-zh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The man pages, only with manpages-zh installed (other packages' few zh pages are no corpus). */
 function manPagesCorpus() {
+  const version = manpagesZhVersion();
+  if (!version) {
+    console.error('bench/segment: manpages-zh is not installed (apt-get install manpages-zh); using the fallback corpus');
+    return { lines: [] };
+  }
   const { dirs, pages } = manPages();
-  return { name: 'Debian manpages-zh 1.6.4 (zh_CN + zh_TW man pages, troff source)', sources: dirs, lines: pages.flatMap((page) => page.split('\n')) };
+  return { name: `Debian manpages-zh ${version} (${pages.length} zh_CN + zh_TW man pages, troff source)`, sources: dirs, lines: pages.flatMap((page) => page.split('\n')) };
 }
 
 function fallbackCorpus() {
