@@ -87,8 +87,7 @@ export class SegmenterJs {
   private rEnd = new Int32Array(257);
   private rEntry = new Int32Array(257);
   private have = 0;
-  /** Sink of block()'s early trie loads, so they are not optimized away. */
-  /** @internal */
+  /** @internal Sink of decodeAhead()'s early trie loads, so they are not optimized away. */
   touched = 0;
   private blockDone = false;
   private decPos = 0;
@@ -293,50 +292,31 @@ export class SegmenterJs {
     const wOff = this.wOff;
     const bmp = this.bmp;
     const n = this.n;
+    // Bytes always decode; a string decodes only at a surrogate (otherwise a unit is a code point).
+    const str = this.isBytes ? null : this.str;
     let h = this.have;
     let pos = this.decPos;
-    if (!this.isBytes) {
-      const str = this.str;
-      while (h <= need) {
-        if (pos >= n) {
-          this.blockDone = true;
-          break;
-        }
-        let cp = str.charCodeAt(pos);
-        let next = pos + 1;
-        if (cp >= 0xd800 && cp <= 0xdfff) {
-          cp = this.decode(pos);
-          next = this.nextPos;
-        }
-        if (!isHanDefault(cp)) {
-          this.blockDone = true;
-          break;
-        }
-        wCp[h] = cp;
-        wId[h] = cp < 0x10000 ? bmp[cp]! : this.dict.charId(cp);
-        wOff[h] = pos;
-        pos = next;
-        wOff[h + 1] = pos;
-        h++;
+    while (h <= need) {
+      if (pos >= n) {
+        this.blockDone = true;
+        break;
       }
-    } else {
-      while (h <= need) {
-        if (pos >= n) {
-          this.blockDone = true;
-          break;
-        }
-        const cp = this.decode(pos);
-        if (!isHanDefault(cp)) {
-          this.blockDone = true;
-          break;
-        }
-        wCp[h] = cp;
-        wId[h] = this.charId(cp);
-        wOff[h] = pos;
-        pos = this.nextPos;
-        wOff[h + 1] = pos;
-        h++;
+      let cp = str === null ? 0xd800 : str.charCodeAt(pos);
+      let next = pos + 1;
+      if (cp >= 0xd800 && cp <= 0xdfff) {
+        cp = this.decode(pos);
+        next = this.nextPos;
       }
+      if (!isHanDefault(cp)) {
+        this.blockDone = true;
+        break;
+      }
+      wCp[h] = cp;
+      wId[h] = cp < 0x10000 ? bmp[cp]! : this.dict.charId(cp);
+      wOff[h] = pos;
+      pos = next;
+      wOff[h + 1] = pos;
+      h++;
     }
     // The second step of a walk usually misses the cache: load it now for every new pair of
     // characters, in a loop whose loads do not wait for each other (native prefetches them).
