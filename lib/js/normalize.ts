@@ -137,26 +137,28 @@ function looksLikeHtml(t: string): boolean {
   return false;
 }
 
-/** Width folding and lowercasing of every unit of t into out, as normalize's push(); returns t.length. */
+/** Width folding (full-width ASCII, the ideographic space) and ASCII lowercasing of one unit. */
+function foldUnit(c: number, foldWidth: boolean, lowercase: boolean): number {
+  if (foldWidth) {
+    if (c >= 0xff01 && c <= 0xff5e) c -= 0xfee0;
+    else if (c === 0x3000) c = 0x20;
+  }
+  return lowercase ? lower(c) : c;
+}
+
+/** foldUnit of every unit of t into out; returns t.length. */
 function fold(t: string, out: Uint16Array, foldWidth: boolean, lowercase: boolean): number {
   const n = t.length;
-  for (let i = 0; i < n; i++) {
-    let c = t.charCodeAt(i);
-    if (foldWidth) {
-      if (c >= 0xff01 && c <= 0xff5e) c -= 0xfee0;
-      else if (c === 0x3000) c = 0x20;
-    }
-    if (lowercase && c >= 0x41 && c <= 0x5a) c += 32;
-    out[i] = c;
-  }
+  for (let i = 0; i < n; i++) out[i] = foldUnit(t.charCodeAt(i), foldWidth, lowercase);
   return n;
 }
 
-/** Normalizes `text`; the result is never longer than the input (in UTF-16 units). */
+/** One scratch buffer for every call: the output is copied into a string at the end. */
 let scratch = new Uint16Array(1024);
 const NEEDS_FOLD = /[\uff01-\uff5e\u3000]/;
 const NEEDS_LOWER = /[A-Z]/;
 
+/** Normalizes `text`; the result is never longer than the input (in UTF-16 units). */
 export function normalize(text: string, options: NormalizeOptions): string {
   const t = wellFormed(text);
   const mayHaveMarkup = options.html !== false && (t.includes('<') || t.includes('&'));
@@ -168,17 +170,12 @@ export function normalize(text: string, options: NormalizeOptions): string {
     }
   }
   const html = options.html === true || (options.html === 'auto' && mayHaveMarkup && looksLikeHtml(t));
-  // The output is copied into a string at the end: one scratch buffer serves every call.
   if (scratch.length < t.length) scratch = new Uint16Array(Math.max(t.length, scratch.length * 2));
   const out = scratch;
   if (!html) return Buffer.from(out.buffer, 0, fold(t, out, options.foldWidth, options.lowercase) * 2).toString('utf16le');
   let n = 0;
   const push = (c: number): void => {
-    if (options.foldWidth) {
-      if (c >= 0xff01 && c <= 0xff5e) c -= 0xfee0;
-      else if (c === 0x3000) c = 0x20;
-    }
-    out[n++] = options.lowercase ? lower(c) : c;
+    out[n++] = foldUnit(c, options.foldWidth, options.lowercase);
   };
   let i = 0;
   while (i < t.length) {
