@@ -279,9 +279,6 @@ export class DefaultPipelineJs implements FingerprintEngine {
     const want = (wantWords ? HASHED_WORD : 0) | (wantChars ? HASHED_CHAR : 0);
     const ends = sink.ends;
     const entries = sink.entries;
-    // The usual stop rule, inline: the dictionary's stop flag.
-    const defaultStop = this.useStop && this.customStop === null;
-    const baseEntries = this.baseEntries;
     const count = sink.count;
     let start = 0;
     for (let w = 0; w < count; w++) {
@@ -293,7 +290,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
         // One UTF-16 unit: one code point, the word's only character (its char feature shares the word's entry and unit).
         const cp = norm.charCodeAt(wordStart);
         if (WORD_BMP[cp] === 0) continue;
-        if (defaultStop ? entry >= 0 && entry < baseEntries && (facts[2 * entry + 1]! & 1) === 1 : this.isStop(facts, norm, wordStart, end, entry)) continue;
+        if (this.isStop(facts, norm, wordStart, end, entry)) continue;
         const unit = this.unit(facts, entry, utf8Length(cp));
         const hashes = this.bmpHashesOf(cp, want);
         if (wantWords) table.add(hashes, cp * 8 + 4, unit, 0, wordStart, 1);
@@ -327,7 +324,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
         if (!hasWordChar && (cp < 0x10000 ? WORD_BMP[cp] === 1 : isWordCodePoint(cp))) hasWordChar = true;
       }
       if (!hasWordChar) continue;
-      if (defaultStop ? entry >= 0 && entry < baseEntries && (facts[2 * entry + 1]! & 1) === 1 : this.isStop(facts, norm, wordStart, end, entry)) continue;
+      if (this.isStop(facts, norm, wordStart, end, entry)) continue;
       if (wantWords) {
         featureHash(cps, 0, n, this.hash);
         table.add(this.hashWords, 0, this.unit(facts, entry, bytes), 0, wordStart, end - wordStart);
