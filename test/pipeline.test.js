@@ -110,3 +110,10 @@ forEachBackend('default pipeline', (backend) => {
     }), { numRuns: PROPERTY_RUNS / 20 });
   });
 });
+
+describe('TS engine: word-character table', function () {
+  it('WORD_BMP (filled range by range, cheap at load) equals isWordCodePoint on every BMP code point', function () {
+    const { isWordCodePoint, WORD_BMP } = require('../dist/js/char-class');
+    for (let c = 0; c < 0x10000; c++) assert.equal(WORD_BMP[c], isWordCodePoint(c) ? 1 : 0, `U+${c.toString(16)}`);
+  });
+});
