@@ -55,6 +55,15 @@ export function outOfRange(message: string): RangeError & { readonly code: 'ERR_
 }
 
 /**
+ * One message, the code by the value's type: of the expected `type` (so its value is what is wrong)
+ * `ofRightType(message)`, by default ERR_INVALID_ARG_VALUE; of another type ERR_INVALID_ARG_TYPE.
+ */
+export function badArgument(value: unknown, type: 'string' | 'number', message: string,
+  ofRightType: (message: string) => TypeError | RangeError = invalidValue): TypeError | RangeError {
+  return typeof value === type ? ofRightType(message) : invalidType(message);
+}
+
+/**
  * One of a fixed set of values: not one of their types → ERR_INVALID_ARG_TYPE, the right type but
  * not in the set → ERR_INVALID_ARG_VALUE. Both are `TypeError`s with the given message.
  */

@@ -1,5 +1,5 @@
 // Fingerprint helpers shared by both engines: hex, binary strings, Hamming distance.
-import { describe, invalidType, invalidValue, outOfRange } from './errors';
+import { badArgument, describe, invalidType, outOfRange } from './errors';
 
 export type Bits = 64 | 128;
 export const SUPPORTED_BITS: readonly Bits[] = [64, 128];
@@ -55,7 +55,7 @@ export function toHex(fingerprint: bigint, bits?: Bits): string {
 export function fromHex(hex: string): bigint {
   if (typeof hex !== 'string' || !/^(?:[0-9a-fA-F]{16}|[0-9a-fA-F]{32})$/.test(hex)) {
     const message = `fromHex expects exactly 16 or 32 hex digits, got ${describe(hex)}`;
-    throw typeof hex === 'string' ? invalidValue(message) : invalidType(message);
+    throw badArgument(hex, 'string', message);
   }
   return BigInt('0x' + hex);
 }

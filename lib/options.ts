@@ -1,5 +1,5 @@
 // Option validation for the public classes, with messages naming valid values.
-import { describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
+import { badArgument, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
 import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
@@ -136,11 +136,11 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
       const [word, freq] = Array.isArray(item) ? item : [item, undefined];
       if (typeof word !== 'string' || word === '') {
         const message = `words[${i}] must be a non-empty string or [word, frequency]`;
-        throw word === '' ? invalidValue(message) : invalidType(message);
+        throw badArgument(word, 'string', message);
       }
       if (freq !== undefined && (typeof freq !== 'number' || !Number.isFinite(freq) || freq < 0)) {
         const message = `the frequency of words[${i}] must be a finite number >= 0, got ${describe(freq)}`;
-        throw typeof freq === 'number' ? outOfRange(message) : invalidType(message);
+        throw badArgument(freq, 'number', message, outOfRange);
       }
       words.push([word.toWellFormed(), freq]);
     });

@@ -3,7 +3,7 @@
 // tokens. Arguments are validated here; the engines only segment.
 import { readFileSync } from 'node:fs';
 import type { Backend } from './engine';
-import { SimHashError, assertText, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
+import { SimHashError, assertText, badArgument, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
 import {
   IDF_SCALE, defaultDictionaryPath, isBinaryDictionary, readDictionaryFile, MAX_FREQ, HMM_FIRST_CP, HMM_LAST_CP,
 } from './dictionary';
@@ -404,7 +404,7 @@ export class Segmenter {
     assertWord(word);
     if (freq !== undefined && (typeof freq !== 'number' || !Number.isInteger(freq) || freq < 0 || freq > MAX_FREQ)) {
       const message = `freq must be an integer in [0, ${MAX_FREQ}], got ${describe(freq)}`;
-      throw typeof freq === 'number' ? outOfRange(message) : invalidType(message);
+      throw badArgument(freq, 'number', message, outOfRange);
     }
     this.notVisiting();
     const freqs = new Float64Array([freq ?? NaN]);
@@ -452,7 +452,7 @@ export class Segmenter {
   entryIdf(entry: number): number {
     if (!Number.isInteger(entry)) {
       const message = `entry must be an integer, got ${describe(entry)}`;
-      throw typeof entry === 'number' ? invalidValue(message) : invalidType(message);
+      throw badArgument(entry, 'number', message);
     }
     return this.engine.entryIdf(entry);
   }

@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Backend } from './engine';
-import { SimHashError, describe, invalidType, invalidValue, listOf, outOfRange } from './errors';
+import { SimHashError, badArgument, describe, invalidType, invalidValue, listOf, outOfRange } from './errors';
 import { assertBits, type Bits } from './fingerprint';
 import {
   MAX_INDEX_ENTRIES,
@@ -98,7 +98,7 @@ function assertId(id: unknown, name = 'id'): asserts id is number {
 function assertPath(file: unknown): asserts file is string {
   if (typeof file !== 'string' || file === '') {
     const message = `path must be a non-empty string, got ${describe(file)}`;
-    throw file === '' ? invalidValue(message) : invalidType(message);
+    throw badArgument(file, 'string', message);
   }
 }
 
