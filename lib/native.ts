@@ -2,15 +2,11 @@
 // which engine serves by default. The load error is kept, never swallowed.
 import * as path from 'node:path';
 import { SimHashError, listOf } from './errors';
-import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
+import type { NativeAsyncEngine } from './async';
+import type { Backend, Engine, FingerprintEngine } from './engine';
 
-interface NativeSimHash {
-  fingerprint(text: string): bigint;
-  fingerprintMany(texts: readonly string[], out: BigUint64Array): void;
-  fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number,
-    token: unknown): Promise<boolean>[];
-  features(text: string): PackedFeatures;
-}
+/** The addon's NativeSimHash: an engine with the native async batch call. */
+type NativeSimHash = NativeAsyncEngine;
 
 interface NativeAddon {
   NativeSimHash: new (preset: string, bits: number, config?: object) => NativeSimHash;
