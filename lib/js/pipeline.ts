@@ -373,13 +373,10 @@ export class DefaultPipelineJs implements FingerprintEngine {
     const table = this.table;
     const size = table.size;
     const hashes = table.hashes;
-    const units = table.units;
-    const counts = table.counts;
     const limbs = bits >>> 5;
-    const flat = this.uniform ? emphasize(64) : -1;
     let total = 0;
     for (let f = 0; f < size; f++) {
-      const weight = flat >= 0 ? flat : emphasize(units[f]! * counts[f]!);
+      const weight = this.weight(f);
       total += weight;
       for (let limb = 0; limb < limbs; limb++) {
         const word = hashes[f * 4 + limb]!;
