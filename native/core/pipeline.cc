@@ -41,6 +41,11 @@ inline int64_t emphasize(int64_t base) {
   return weight > kMaxWeight ? kMaxWeight : weight;
 }
 
+// Adds `weight` to row q's bin of nibble q of `word`, for the 16 nibbles (a fixed count: unrolled).
+inline void add_nibbles(int64_t (*histogram)[16], uint64_t word, int64_t weight) {
+  for (int q = 0; q < 16; ++q) histogram[q][(word >> (4 * q)) & 15U] += weight;
+}
+
 }  // namespace
 
 struct DefaultPipeline::Scratch {
@@ -49,7 +54,10 @@ struct DefaultPipeline::Scratch {
   std::string normalized;
   std::vector<uint32_t> cps;
   std::vector<Entry> entries;
-  std::vector<int32_t> slots;  // open addressing over entries, -1 = empty
+  // Open addressing over the word features of `entries`: text_serial << 32 | index. A slot
+  // stamped with an earlier text is empty, so a new text clears nothing.
+  std::vector<uint64_t> slots;
+  size_t table_count = 0;
   // What a character feature needs, per character, computed on first sight and valid for
   // the scratch's life (its words are fixed): the hash, the entry of the one-character
   // word, its stop flag and the base weight of one occurrence. Indexed by the dictionary's
@@ -61,12 +69,35 @@ struct DefaultPipeline::Scratch {
     int32_t entry = -1;
     bool stop = false;
     bool known = false;
+    // The character's feature in the current text: entries[at] when text == text_serial. A
+    // character feature is found here, not through the hash table (one load, no probe).
+    uint32_t text = 0;
+    uint32_t at = 0;
   };
+  uint32_t text_serial = 0;
+
+  // What a dictionary word contributes, cached by entry (direct-mapped: a word whose slot
+  // another took is worked out again). `text`/`at`: its feature in the current text.
+  struct WordSlot {
+    Fingerprint hash;
+    int64_t unit = 0;
+    int32_t entry = -1;
+    uint32_t text = 0;
+    uint32_t at = 0;
+    bool skip = false;  // no word character, or a stop word
+  };
+  static constexpr size_t kWordSlots = 4096;
+  std::vector<WordSlot> word_cache;
+  WordSlot unlisted;  // a word without an entry, worked out each time
+  WordSlot& word_slot(int32_t entry) {
+    if (word_cache.empty()) word_cache.resize(kWordSlots);
+    return word_cache[static_cast<size_t>(entry) & (kWordSlots - 1)];
+  }
   std::vector<CharSlot> by_alphabet_id;
   std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
 
   template <class UnitWeight>
-  const CharSlot& char_slot(uint32_t cp, std::string_view ch, bool use_stop_words, UnitWeight&& unit_weight) {
+  CharSlot& char_slot(uint32_t cp, std::string_view ch, bool use_stop_words, UnitWeight&& unit_weight) {
     const Dictionary& dictionary = segmenter.dictionary();
     const int32_t id = dictionary.char_id(cp);
     CharSlot* slot;
@@ -89,39 +120,69 @@ struct DefaultPipeline::Scratch {
 
   void reset() {
     entries.clear();
-    if (slots.size() > 4096) {
-      slots.assign(64, -1);
-    } else {
-      std::fill(slots.begin(), slots.end(), -1);
-      if (slots.empty()) slots.assign(64, -1);
+    if (++text_serial == 0) {
+      // Wrapped: no slot may claim the new text.
+      for (CharSlot& slot : by_alphabet_id) slot.text = 0;
+      for (auto& item : outside_alphabet) item.second.text = 0;
+      for (WordSlot& slot : word_cache) slot.text = 0;
+      text_serial = 1;
     }
+    table_count = 0;
+    if (text_serial == 1 || slots.size() > 65536) slots.assign(64, 0);  // after a wrap; or a huge text's table
   }
 
   void grow() {
-    slots.assign(slots.size() * 2, -1);
+    slots.assign(slots.size() * 2, 0);
     const size_t mask = slots.size() - 1;
+    const uint64_t stamp = static_cast<uint64_t>(text_serial) << 32;
     for (size_t i = 0; i < entries.size(); ++i) {
+      if (entries[i].kind != kFeatureWord) continue;
       size_t at = static_cast<size_t>(entries[i].hash.lo) & mask;
-      while (slots[at] >= 0) at = (at + 1) & mask;
-      slots[at] = static_cast<int32_t>(i);
+      while ((slots[at] >> 32) == text_serial) at = (at + 1) & mask;
+      slots[at] = stamp | i;
     }
   }
 
-  // Counts one occurrence of a feature.
-  void add(Fingerprint hash, int64_t unit, uint8_t kind, size_t first, size_t length) {
-    if ((entries.size() + 1) * 2 > slots.size()) grow();
+  // Counts one occurrence of a character feature.
+  void add_char(CharSlot& slot, int64_t unit, size_t first, size_t length) {
+    if (slot.text == text_serial) {
+      ++entries[slot.at].count;
+      return;
+    }
+    slot.text = text_serial;
+    slot.at = static_cast<uint32_t>(entries.size());
+    entries.push_back(Entry{slot.hash, 1, unit, kFeatureChar, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
+  }
+
+  // Counts one occurrence of a word feature.
+  void add_word(WordSlot& word, size_t first, size_t length) {
+    if (word.text == text_serial) {
+      ++entries[word.at].count;
+      return;
+    }
+    word.at = add_word_hash(word.hash, word.unit, first, length);
+    word.text = text_serial;
+  }
+
+  // Counts one occurrence of a word feature by its hash; returns its index in `entries`.
+  uint32_t add_word_hash(Fingerprint hash, int64_t unit, size_t first, size_t length) {
+    if ((table_count + 1) * 2 > slots.size()) grow();
     const size_t mask = slots.size() - 1;
     size_t at = static_cast<size_t>(hash.lo) & mask;
-    while (slots[at] >= 0) {
-      Entry& entry = entries[static_cast<size_t>(slots[at])];
+    for (;;) {
+      const uint64_t slot = slots[at];
+      if ((slot >> 32) != text_serial) break;
+      Entry& entry = entries[static_cast<uint32_t>(slot)];
       if (entry.hash.lo == hash.lo && entry.hash.hi == hash.hi) {
         ++entry.count;
-        return;
+        return static_cast<uint32_t>(slot);
       }
       at = (at + 1) & mask;
     }
-    slots[at] = static_cast<int32_t>(entries.size());
-    entries.push_back(Entry{hash, 1, unit, kind, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
+    slots[at] = static_cast<uint64_t>(text_serial) << 32 | entries.size();
+    ++table_count;
+    entries.push_back(Entry{hash, 1, unit, kFeatureWord, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
+    return static_cast<uint32_t>(entries.size() - 1);
   }
 };
 
@@ -178,37 +239,42 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   // Each word is counted as the segmenter reports it: the facts its route just read are
   // still in cache (counting after the whole text was segmented missed them).
   s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
-    const WordSpan word{start, end, entry};
-    const std::string_view text(s.normalized.data() + word.start, word.end - word.start);
-    s.cps.clear();
-    bool has_word_char = false;
-    for (size_t i = word.start; i < word.end;) {
-      const uint32_t cp = decode_utf8(bytes, word.end, i);
-      s.cps.push_back(cp);
-      has_word_char = has_word_char || is_word_code_point(cp);
-    }
-    if (!has_word_char) return;
-    if (options_.use_stop_words && s.segmenter.is_stop(text, word.entry)) return;
-    if (want_words) {
-      s.add(feature_hash(s.cps.data(), s.cps.size()), unit_weight(word.entry, text.size()), kFeatureWord,
-            word.start, text.size());
-    }
-    if (!want_chars) return;
-    size_t offset = word.start;
-    for (const uint32_t cp : s.cps) {
-      // The normalized text is valid UTF-8, so a code point's length gives its bytes.
-      const size_t next = offset + (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
-      const std::string_view ch(s.normalized.data() + offset, next - offset);
-      if (is_word_code_point(cp)) {
-        const Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
-        if (s.cps.size() == 1) {
-          // A one-character word: it passed the stop-word check, and its entry is the word's.
-          s.add(slot.hash, unit_weight(word.entry, ch.size()), kFeatureChar, offset, ch.size());
-        } else if (!slot.stop) {
-          s.add(slot.hash, slot.unit, kFeatureChar, offset, ch.size());
-        }
+    const std::string_view text(s.normalized.data() + start, end - start);
+    // What the word contributes is fixed by its entry: a dictionary word seen before skips
+    // the decoding, stop test, weighting and hashing. Words without an entry are worked out.
+    Scratch::WordSlot* word = entry >= 0 ? &s.word_slot(entry) : &s.unlisted;
+    if (entry < 0 || word->entry != entry) {
+      s.cps.clear();
+      bool has_word_char = false;
+      for (size_t i = start; i < end;) {
+        const uint32_t cp = decode_valid_utf8(bytes, i);
+        s.cps.push_back(cp);
+        has_word_char = has_word_char || is_word_code_point(cp);
       }
-      offset = next;
+      word->entry = entry;
+      word->text = 0;
+      word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
+      word->unit = unit_weight(entry, text.size());
+      if (want_words && !word->skip) word->hash = feature_hash(s.cps.data(), s.cps.size());
+    }
+    if (word->skip) return;
+    if (want_words) s.add_word(*word, start, text.size());
+    if (!want_chars) return;
+    size_t next = start;
+    decode_valid_utf8(bytes, next);
+    const bool one_char = next == end;
+    for (size_t offset = start; offset < end; offset = next) {
+      next = offset;
+      const uint32_t cp = decode_valid_utf8(bytes, next);
+      if (!is_word_code_point(cp)) continue;
+      const std::string_view ch(s.normalized.data() + offset, next - offset);
+      Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
+      if (one_char) {
+        // A one-character word: it passed the stop-word check, and its weight is the word's.
+        s.add_char(slot, word->unit, offset, ch.size());
+      } else if (!slot.stop) {
+        s.add_char(slot, slot.unit, offset, ch.size());
+      }
     }
   });
 }
@@ -242,12 +308,8 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
                                ? emphasize(64)
                                : emphasize(entry.unit * static_cast<int64_t>(entry.count));
     total += weight;
-    uint64_t word = entry.hash.lo;
-    for (int q = 0; q < nibbles; ++q) {
-      if (q == 16) word = entry.hash.hi;
-      histogram[q][word & 15U] += weight;
-      word >>= 4;
-    }
+    add_nibbles(histogram, entry.hash.lo, weight);
+    if (bits == 128) add_nibbles(histogram + 16, entry.hash.hi, weight);
   }
   int64_t set_sums[128];
   for (int q = 0; q < nibbles; ++q) {

@@ -40,6 +40,29 @@ inline uint32_t decode_utf8(const unsigned char* p, size_t n, size_t& i) {
   return 0xfffd;
 }
 
+// Decodes one code point of text known to be valid UTF-8 (e.g. normalize()'s output) and
+// advances i: no checks, so only for such text.
+inline uint32_t decode_valid_utf8(const unsigned char* p, size_t& i) {
+  const uint32_t b = p[i];
+  if (b < 0x80) {
+    i += 1;
+    return b;
+  }
+  if (b < 0xe0) {
+    const uint32_t cp = ((b & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
+    i += 2;
+    return cp;
+  }
+  if (b < 0xf0) {
+    const uint32_t cp = ((b & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
+    i += 3;
+    return cp;
+  }
+  const uint32_t cp = ((b & 0x07u) << 18) | ((p[i + 1] & 0x3fu) << 12) | ((p[i + 2] & 0x3fu) << 6) | (p[i + 3] & 0x3fu);
+  i += 4;
+  return cp;
+}
+
 inline void append_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
