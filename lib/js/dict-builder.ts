@@ -322,6 +322,18 @@ export function buildDictionary(input: BuildInput): Uint8Array {
   for (const word of input.idf.keys()) addEntry(word, 0);
   for (const word of input.stopWords) addEntry(word, 0);
   const entryCount = entryWords.length;
+  // Entries numbered by descending frequency (ties: first listed first): the facts of the
+  // words met most often share a few cache lines, in both engines.
+  const order = Array.from({ length: entryCount }, (_, e) => e);
+  order.sort((a, b) => entryFreq[b]! - entryFreq[a]! || a - b);
+  const byFreqWords = order.map((e) => entryWords[e]!);
+  const byFreqFreqs = order.map((e) => entryFreq[e]!);
+  entryIndex.clear();
+  for (let e = 0; e < entryCount; e++) {
+    entryWords[e] = byFreqWords[e]!;
+    entryFreq[e] = byFreqFreqs[e]!;
+    entryIndex.set(entryWords[e]!, e);
+  }
 
   let totalFreq = 0;
   let wordCount = 0;
