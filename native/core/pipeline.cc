@@ -65,8 +65,7 @@ struct DefaultPipeline::Scratch {
   // share few cache lines. Characters outside the alphabet go to a map.
   struct CharSlot {
     Fingerprint hash;
-    int64_t unit = 0;
-    int32_t entry = -1;
+    int32_t unit = 0;  // a character's unit is small (at most IDF x 64, or 4 bytes x 8)
     bool stop = false;
     bool known = false;
     // The character's feature in the current text: entries[at] when text == text_serial. A
@@ -110,9 +109,9 @@ struct DefaultPipeline::Scratch {
     if (!slot->known) {
       const uint32_t marked[2] = {kCharMarker, cp};
       slot->hash = feature_hash(marked, 2);
-      slot->entry = segmenter.entry_of(ch);
-      slot->stop = use_stop_words && segmenter.is_stop(ch, slot->entry);
-      slot->unit = unit_weight(slot->entry, ch.size());
+      const int32_t entry = segmenter.entry_of(ch);
+      slot->stop = use_stop_words && segmenter.is_stop(ch, entry);
+      slot->unit = static_cast<int32_t>(unit_weight(entry, ch.size()));
       slot->known = true;
     }
     return *slot;
