@@ -55,6 +55,30 @@ async function main() {
     }
   }
 
+  // Paired: each peer and its simhash-zh engine timed alternately, once each, PAIRS times; the
+  // median of the per-pair ratios is less moved by load that comes and goes than the best rounds.
+  const PAIRS = 21;
+  const once = (fn) => {
+    const start = process.hrtime.bigint();
+    fn();
+    return Number(process.hrtime.bigint() - start);
+  };
+  const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
+  const paired = { nativeVsJieba: null, jsVsSimhashJs: null };
+  if (configs[0]?.name === 'default') {
+    const native = new SimHash({ backend: 'native' });
+    const js = new SimHash({ backend: 'js' });
+    const nativeRatios = [];
+    const jsRatios = [];
+    for (let i = 0; i < PAIRS; i++) {
+      nativeRatios.push(once(() => { for (const text of docs) jieba.cut(text, false); }) / once(() => native.fingerprintMany(docs)));
+      jsRatios.push(once(() => { for (const text of docs) simhashJs.hash(text); }) / once(() => js.fingerprintMany(docs)));
+    }
+    paired.nativeVsJieba = median(nativeRatios);
+    paired.jsVsSimhashJs = median(jsRatios);
+  }
+  results.paired = { pairs: PAIRS, ...paired };
+
   const jiebaRate = docBytes / MB / best.get('jieba');
   const peerJsRate = docBytes / MB / best.get('simhashJs');
   rows.unshift(
@@ -81,6 +105,9 @@ async function main() {
   console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MB).toFixed(2)} MB), ${titles.length} titles ≤64 chars (${(titleBytes / MB).toFixed(2)} MB)`);
   console.log(`${ROUNDS} rounds of every case, interleaved; a measurement is the median of 5 runs after a warm-up (3 for the TS engine); each case keeps its best round; ratios against peers measured in this run\n`);
   console.log(table(rows, ['case', 'rate', 'ratio']));
+  if (paired.nativeVsJieba !== null) {
+    console.log(`\npaired (${PAIRS} alternations, median ratio): default native ${paired.nativeVsJieba.toFixed(2)}× jieba cut; default TS engine ${paired.jsVsSimhashJs.toFixed(2)}× simhash-js`);
+  }
   console.log('\ntargets (default pipeline): native ≥ 3× jieba cut; titles ≥ 300,000/s on one core; async ≥ 1.7× one core on 2 cores; TS ≥ 5× simhash-js');
   console.log(`reproduce: node bench/fingerprint.js${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`);
   console.log(`written: ${writeJson('fingerprint', results)}`);
