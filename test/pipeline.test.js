@@ -111,6 +111,49 @@ forEachBackend('default pipeline', (backend) => {
   });
 });
 
+(BACKENDS.includes('native') ? describe : describe.skip)('default pipeline on real text: native == js', function () {
+  // The native engine caches what each character and dictionary word contributes, per engine
+  // and across texts; whole documents of real text (hundreds of distinct words, so cache slots
+  // are shared) must give exactly the TS engine's tokens and fingerprints.
+  const { nodejiebaText } = require('../bench/segment-corpora');
+  const lines = nodejiebaText('weicheng.utf8').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const configs = [{}, { bits: 128 }, { weighting: 'tf' }, { weighting: 'length', features: 'words' }, { features: 'chars', hmm: true },
+    { stopWords: false, weighting: 'uniform' }, { stopWords: ['北京', '的', '了'] }];
+  for (const config of configs) {
+    it(`every line of 围城: fingerprints and tokens agree (${JSON.stringify(config)})`, function () {
+      this.timeout(60000);
+      const native = new lib.SimHash({ ...config, backend: 'native' });
+      const js = new lib.SimHash({ ...config, backend: 'js' });
+      assert.deepEqual(native.fingerprintMany(lines), js.fingerprintMany(lines));
+      for (let i = 0; i < lines.length; i += 7) assert.deepEqual(native.tokens(lines[i]), js.tokens(lines[i]), `line ${i}`);
+    });
+  }
+  it('words that share a cache slot are each counted, in every text of a batch', function () {
+    const segmenter = new lib.Segmenter({ backend: 'native' });
+    const bySlot = new Map();
+    let shared = null;
+    for (const line of lines.slice(0, 40)) {
+      for (const word of segmenter.cut(line)) {
+        const entry = segmenter.entryOf(word);
+        if (entry < 0 || [...word].length < 2) continue;
+        const other = bySlot.get(entry % 4096);
+        if (other !== undefined && other !== word) shared = [other, word];
+        bySlot.set(entry % 4096, word);
+      }
+      if (shared) break;
+    }
+    assert.ok(shared, 'two dictionary words with the same entry modulo 4096');
+    const [a, b] = shared;
+    const text = `${a}，${b}，${a}，${b}，${a}。`;
+    const native = new lib.SimHash({ backend: 'native' });
+    const js = new lib.SimHash({ backend: 'js' });
+    assert.deepEqual(native.tokens(text), js.tokens(text));
+    const batch = [text, `${b}，${a}。`, text];
+    assert.deepEqual(native.fingerprintMany(batch), js.fingerprintMany(batch));
+    assert.equal(native.fingerprintMany(batch)[2], native.fingerprint(text));
+  });
+});
+
 describe('TS engine: word-character table', function () {
   it('WORD_BMP (filled range by range, cheap at load) equals isWordCodePoint on every BMP code point', function () {
     const { isWordCodePoint, WORD_BMP } = require('../dist/js/char-class');
