@@ -59,8 +59,8 @@ struct DefaultPipeline::Scratch {
   std::vector<uint64_t> slots;
   size_t table_count = 0;
   // What a character feature needs, per character, computed on first sight and valid for
-  // the scratch's life (its words are fixed): the hash, the entry of the one-character
-  // word, its stop flag and the base weight of one occurrence. Indexed by the dictionary's
+  // the scratch's life (its words are fixed): the hash, the stop flag and the base weight
+  // of one occurrence (of the one-character word's entry). Indexed by the dictionary's
   // alphabet id, which numbers the most frequent characters first: the slots of common text
   // share few cache lines. Characters outside the alphabet go to a map.
   struct CharSlot {
