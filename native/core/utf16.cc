@@ -27,30 +27,13 @@ void utf16_to_utf8(const char16_t* units, size_t count, std::string& out) {
   size_t n = 0;
   for (size_t i = 0; i < count; ++i) {
     uint32_t cp = units[i];
-    if (cp < 0x80) {
-      o[n++] = static_cast<unsigned char>(cp);
-      continue;
-    }
-    if (cp < 0x800) {
-      o[n++] = static_cast<unsigned char>(0xc0 | (cp >> 6));
-      o[n++] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
-      continue;
-    }
-    if (cp >= 0xd800 && cp <= 0xdfff) {
-      if (cp <= 0xdbff && i + 1 < count && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (units[i + 1] - 0xdc00);
-        ++i;
-        o[n++] = static_cast<unsigned char>(0xf0 | (cp >> 18));
-        o[n++] = static_cast<unsigned char>(0x80 | ((cp >> 12) & 0x3f));
-        o[n++] = static_cast<unsigned char>(0x80 | ((cp >> 6) & 0x3f));
-        o[n++] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
-        continue;
-      }
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < count && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (units[i + 1] - 0xdc00);
+      ++i;
+    } else if (cp >= 0xd800 && cp <= 0xdfff) {
       cp = 0xfffd;  // a lone surrogate
     }
-    o[n++] = static_cast<unsigned char>(0xe0 | (cp >> 12));
-    o[n++] = static_cast<unsigned char>(0x80 | ((cp >> 6) & 0x3f));
-    o[n++] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
+    n += encode_utf8(cp, o + n);
   }
   out.resize(n);
 }

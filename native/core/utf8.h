@@ -63,22 +63,33 @@ inline uint32_t decode_valid_utf8(const unsigned char* p, size_t& i) {
   return cp;
 }
 
-inline void append_utf8(std::string& out, uint32_t cp) {
+// Writes the UTF-8 bytes of code point cp (at most 4) to out; returns how many.
+inline size_t encode_utf8(uint32_t cp, unsigned char* out) {
   if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+    out[0] = static_cast<unsigned char>(cp);
+    return 1;
   }
+  if (cp < 0x800) {
+    out[0] = static_cast<unsigned char>(0xc0 | (cp >> 6));
+    out[1] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = static_cast<unsigned char>(0xe0 | (cp >> 12));
+    out[1] = static_cast<unsigned char>(0x80 | ((cp >> 6) & 0x3f));
+    out[2] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
+    return 3;
+  }
+  out[0] = static_cast<unsigned char>(0xf0 | (cp >> 18));
+  out[1] = static_cast<unsigned char>(0x80 | ((cp >> 12) & 0x3f));
+  out[2] = static_cast<unsigned char>(0x80 | ((cp >> 6) & 0x3f));
+  out[3] = static_cast<unsigned char>(0x80 | (cp & 0x3f));
+  return 4;
+}
+
+inline void append_utf8(std::string& out, uint32_t cp) {
+  unsigned char bytes[4];
+  out.append(reinterpret_cast<const char*>(bytes), encode_utf8(cp, bytes));
 }
 
 }  // namespace simhash_zh
