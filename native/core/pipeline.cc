@@ -58,6 +58,14 @@ struct DefaultPipeline::Scratch {
   // stamped with an earlier text is empty, so a new text clears nothing.
   std::vector<uint64_t> slots;
   size_t table_count = 0;
+  // Where a feature sits in the current text: entries[at] when text == text_serial. A cached
+  // character or word finds its feature here, without hashing.
+  struct TextMark {
+    uint32_t text = 0;
+    uint32_t at = 0;
+  };
+  uint32_t text_serial = 0;
+
   // What a character feature needs, per character, computed on first sight and valid for
   // the scratch's life (its words are fixed): the hash, the stop flag and the base weight
   // of one occurrence (of the one-character word's entry). Indexed by the dictionary's
@@ -68,21 +76,16 @@ struct DefaultPipeline::Scratch {
     int32_t unit = 0;  // a character's unit is small (at most IDF x 64, or 4 bytes x 8)
     bool stop = false;
     bool known = false;
-    // The character's feature in the current text: entries[at] when text == text_serial. A
-    // character feature is found here, not through the hash table (one load, no probe).
-    uint32_t text = 0;
-    uint32_t at = 0;
+    TextMark mark;  // character features do not go through the hash table
   };
-  uint32_t text_serial = 0;
 
   // What a dictionary word contributes, cached by entry (direct-mapped: a word whose slot
-  // another took is worked out again). `text`/`at`: its feature in the current text.
+  // another took is worked out again).
   struct WordSlot {
     Fingerprint hash;
     int64_t unit = 0;
     int32_t entry = -1;
-    uint32_t text = 0;
-    uint32_t at = 0;
+    TextMark mark;
     bool skip = false;  // no word character, or a stop word
   };
   static constexpr size_t kWordSlots = 4096;
@@ -121,9 +124,9 @@ struct DefaultPipeline::Scratch {
     entries.clear();
     if (++text_serial == 0) {
       // Wrapped: no slot may claim the new text.
-      for (CharSlot& slot : by_alphabet_id) slot.text = 0;
-      for (auto& item : outside_alphabet) item.second.text = 0;
-      for (WordSlot& slot : word_cache) slot.text = 0;
+      for (CharSlot& slot : by_alphabet_id) slot.mark.text = 0;
+      for (auto& item : outside_alphabet) item.second.mark.text = 0;
+      for (WordSlot& slot : word_cache) slot.mark.text = 0;
       text_serial = 1;
     }
     table_count = 0;
@@ -142,25 +145,24 @@ struct DefaultPipeline::Scratch {
     }
   }
 
+  // Counts one more occurrence of the feature `mark` holds, if it holds one of this text.
+  bool count_again(const TextMark& mark) {
+    if (mark.text != text_serial) return false;
+    ++entries[mark.at].count;
+    return true;
+  }
+
   // Counts one occurrence of a character feature.
   void add_char(CharSlot& slot, int64_t unit, size_t first, size_t length) {
-    if (slot.text == text_serial) {
-      ++entries[slot.at].count;
-      return;
-    }
-    slot.text = text_serial;
-    slot.at = static_cast<uint32_t>(entries.size());
+    if (count_again(slot.mark)) return;
+    slot.mark = TextMark{text_serial, static_cast<uint32_t>(entries.size())};
     entries.push_back(Entry{slot.hash, 1, unit, kFeatureChar, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
   }
 
   // Counts one occurrence of a word feature.
   void add_word(WordSlot& word, size_t first, size_t length) {
-    if (word.text == text_serial) {
-      ++entries[word.at].count;
-      return;
-    }
-    word.at = add_word_hash(word.hash, word.unit, first, length);
-    word.text = text_serial;
+    if (count_again(word.mark)) return;
+    word.mark = TextMark{text_serial, add_word_hash(word.hash, word.unit, first, length)};
   }
 
   // Counts one occurrence of a word feature by its hash; returns its index in `entries`.
@@ -251,7 +253,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
         has_word_char = has_word_char || is_word_code_point(cp);
       }
       word->entry = entry;
-      word->text = 0;
+      word->mark = Scratch::TextMark{};
       word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
       word->unit = unit_weight(entry, text.size());
       if (want_words && !word->skip) word->hash = feature_hash(s.cps.data(), s.cps.size());
@@ -259,16 +261,13 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     if (word->skip) return;
     if (want_words) s.add_word(*word, start, text.size());
     if (!want_chars) return;
-    size_t next = start;
-    decode_valid_utf8(bytes, next);
-    const bool one_char = next == end;
-    for (size_t offset = start; offset < end; offset = next) {
+    for (size_t offset = start, next; offset < end; offset = next) {
       next = offset;
       const uint32_t cp = decode_valid_utf8(bytes, next);
       if (!is_word_code_point(cp)) continue;
       const std::string_view ch(s.normalized.data() + offset, next - offset);
       Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
-      if (one_char) {
+      if (offset == start && next == end) {
         // A one-character word: it passed the stop-word check, and its weight is the word's.
         s.add_char(slot, word->unit, offset, ch.size());
       } else if (!slot.stop) {
