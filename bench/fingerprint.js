@@ -23,10 +23,12 @@ async function main() {
   const SimHashJs = require('simhash-js').SimHash;
   const simhashJs = new SimHashJs();
 
+  const jiebaCut = () => { for (const text of docs) jieba.cut(text, false); };
+  const simhashJsHash = () => { for (const text of docs) simhashJs.hash(text); };
   // Each case: a name and a function giving seconds for one measurement (median of its runs).
   const cases = [
-    { key: 'jieba', run: async () => time(() => { for (const text of docs) jieba.cut(text, false); }) },
-    { key: 'simhashJs', run: async () => time(() => { for (const text of docs) simhashJs.hash(text); }) },
+    { key: 'jieba', run: async () => time(jiebaCut) },
+    { key: 'simhashJs', run: async () => time(simhashJsHash) },
   ];
   const configs = [];
   const rows = [];
@@ -37,9 +39,11 @@ async function main() {
     rows.push({ case: 'default pipeline', rate: 'n/a', ratio: error.message });
   }
   configs.push({ name: 'preset SimHashChinese', options: { preset: 'SimHashChinese' } }, { name: 'preset mysimhash', options: { preset: 'mysimhash' } });
+  const engines = new Map();
   for (const { name, options } of configs) {
     const native = new SimHash({ ...options, backend: 'native' });
     const js = new SimHash({ ...options, backend: 'js' });
+    engines.set(name, { native, js });
     cases.push(
       { key: `${name}:native`, run: async () => time(() => native.fingerprintMany(docs)) },
       { key: `${name}:titles`, run: async () => time(() => native.fingerprintMany(titles)) },
@@ -65,14 +69,13 @@ async function main() {
   };
   const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
   const paired = { nativeVsJieba: null, jsVsSimhashJs: null };
-  if (configs[0]?.name === 'default') {
-    const native = new SimHash({ backend: 'native' });
-    const js = new SimHash({ backend: 'js' });
+  if (engines.has('default')) {
+    const { native, js } = engines.get('default');
     const nativeRatios = [];
     const jsRatios = [];
     for (let i = 0; i < PAIRS; i++) {
-      nativeRatios.push(once(() => { for (const text of docs) jieba.cut(text, false); }) / once(() => native.fingerprintMany(docs)));
-      jsRatios.push(once(() => { for (const text of docs) simhashJs.hash(text); }) / once(() => js.fingerprintMany(docs)));
+      nativeRatios.push(once(jiebaCut) / once(() => native.fingerprintMany(docs)));
+      jsRatios.push(once(simhashJsHash) / once(() => js.fingerprintMany(docs)));
     }
     paired.nativeVsJieba = median(nativeRatios);
     paired.jsVsSimhashJs = median(jsRatios);
