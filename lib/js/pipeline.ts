@@ -304,23 +304,15 @@ export class DefaultPipelineJs implements FingerprintEngine {
       let hasWordChar = false;
       for (let i = wordStart; i < end; i++) {
         let cp = norm.charCodeAt(i);
-        if (cp < 0x80) {
-          bytes += 1;
-        } else if (cp < 0x800) {
-          bytes += 2;
-        } else if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
+        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
           const low = norm.charCodeAt(i + 1);
           if (low >= 0xdc00 && low <= 0xdfff) {
             cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
             i++;
-            bytes += 4;
-          } else {
-            bytes += 3;
           }
-        } else {
-          bytes += 3;
         }
         cps[n++] = cp;
+        bytes += utf8Length(cp);
         if (!hasWordChar && (cp < 0x10000 ? WORD_BMP[cp] === 1 : isWordCodePoint(cp))) hasWordChar = true;
       }
       if (!hasWordChar) continue;
