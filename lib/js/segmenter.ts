@@ -102,7 +102,7 @@ export class SegmenterJs {
 
   constructor(dict: DictReader) {
     this.dict = dict;
-    this.trie = dict.trie;
+    this.trie = dict.nodes;
     this.bmp = dict.bmp;
     this.baseEntries = dict.entryCount;
     this.freq = dict.data.freq;
@@ -194,13 +194,13 @@ export class SegmenterJs {
     let pos = start;
     while (pos < end) {
       const c = this.charId(this.decode(pos));
-      if (c === 0) break;
-      const t = trie[3 * s]! + c;
-      if (trie[3 * t + 1] !== s) break;
+      if (c === 0 || ((trie[4 * s + 3]! >>> (c & 31)) & 1) === 0) break;
+      const t = trie[4 * s]! + c;
+      if (trie[4 * t + 1] !== s) break;
       s = t;
       pos = this.nextPos;
     }
-    if (pos === end && trie[3 * s + 2]! >= 0) return trie[3 * s + 2]!;
+    if (pos === end && trie[4 * s + 2]! >= 0) return trie[4 * s + 2]!;
     if (this.ovChild.size === 0) return -1;
     let node = 0;
     pos = start;
@@ -218,7 +218,7 @@ export class SegmenterJs {
     const c = this.charId(cp);
     if (c !== 0) {
       const t = this.trie[0]! + c;
-      if (this.trie[3 * t + 1] === 0 && this.trie[3 * t + 2]! >= 0) return this.trie[3 * t + 2]!;
+      if (this.trie[4 * t + 1] === 0 && this.trie[4 * t + 2]! >= 0) return this.trie[4 * t + 2]!;
     }
     if (this.ovChild.size === 0) return -1;
     const child = this.ovChild.get(cp);
@@ -324,7 +324,11 @@ export class SegmenterJs {
     const trie = this.trie;
     const root = trie[0]!;
     let touched = this.touched;
-    for (let p = this.have > 0 ? this.have - 1 : 0; p + 1 < h; p++) touched ^= trie[3 * (trie[3 * (root + wId[p]!)]! + wId[p + 1]!) + 1]!;
+    for (let p = this.have > 0 ? this.have - 1 : 0; p + 1 < h; p++) {
+      const first = 4 * (root + wId[p]!);
+      const c = wId[p + 1]!;
+      if (((trie[first + 3]! >>> (c & 31)) & 1) !== 0) touched ^= trie[4 * (trie[first]! + c) + 1]!;
+    }
     this.touched = touched;
     this.have = h;
     this.decPos = pos;
@@ -401,11 +405,11 @@ export class SegmenterJs {
           wId = this.wId;
         }
         const c = wId[j]!;
-        if (c === 0) break;
-        const t = trie[3 * s]! + c;
-        if (trie[3 * t + 1] !== s) break;
+        if (c === 0 || ((trie[4 * s + 3]! >>> (c & 31)) & 1) === 0) break;
+        const t = trie[4 * s]! + c;
+        if (trie[4 * t + 1] !== s) break;
         s = t;
-        const e = trie[3 * t + 2]!;
+        const e = trie[4 * t + 2]!;
         if (e >= 0) {
           if (j === i) single = e;
           const lf = e < baseEntries ? facts[2 * e]! : this.ovLogFreq[e - baseEntries]!;

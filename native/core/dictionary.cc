@@ -1,6 +1,7 @@
 #include "dictionary.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -242,27 +243,29 @@ bool host_is_little_endian() {
 
 }  // namespace
 
-void EntryFactsRelease::operator()(EntryFacts* facts) const {
+void LoadTableRelease::operator()(void* table) const {
 #if !defined(_WIN32) && defined(MAP_POPULATE)
-  if (facts != nullptr) munmap(facts, bytes);
+  if (table != nullptr) munmap(table, bytes);
 #else
-  delete[] facts;
+  std::free(table);
 #endif
 }
 
 namespace {
 
-// Fresh memory for the facts table with its pages mapped in one call: the table is written
-// whole at load, and faulting ~700 pages in one at a time costs milliseconds in a VM.
-EntryFacts* allocate_facts(size_t count, size_t* bytes) {
-  *bytes = count * sizeof(EntryFacts);
+// Fresh memory for a table built at load, its pages mapped in one call: the table is
+// written whole, and faulting thousands of pages in one at a time costs milliseconds in a VM.
+template <typename T>
+std::unique_ptr<T[], LoadTableRelease> allocate_table(size_t count) {
+  const size_t bytes = (count == 0 ? 1 : count) * sizeof(T);
 #if !defined(_WIN32) && defined(MAP_POPULATE)
-  void* memory = ::mmap(nullptr, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
-  return static_cast<EntryFacts*>(memory);
 #else
-  return new EntryFacts[count];
+  void* memory = std::malloc(bytes);
+  if (memory == nullptr) throw std::bad_alloc();
 #endif
+  return std::unique_ptr<T[], LoadTableRelease>(static_cast<T*>(memory), LoadTableRelease{bytes});
 }
 
 }  // namespace
@@ -392,18 +395,27 @@ bool Dictionary::validate(DictStatus* status) {
 
   p = section(kTrie, 12, trie_slots_);
   if (!p) return false;
-  trie_ = reinterpret_cast<const int32_t*>(p);
+  const auto* slots = reinterpret_cast<const int32_t*>(p);
   if (trie_slots_ < 1 || trie_slots_ > 0x7fffffffu) return corrupt(status, "trie is empty");
   const int64_t base_limit = static_cast<int64_t>(trie_slots_) - alphabet_size_ - 1;
+  trie_ = allocate_table<TrieNode>(trie_slots_);
   for (uint32_t t = 0; t < trie_slots_; t++) {
-    const int32_t base = trie_[3 * t];
-    const int32_t check = trie_[3 * t + 1];
-    const int32_t entry = trie_[3 * t + 2];
+    const int32_t base = slots[3 * t];
+    const int32_t check = slots[3 * t + 1];
+    const int32_t entry = slots[3 * t + 2];
     // Every base + id stays inside the array: the hot loops do not bounds-check.
     if (base < 0 || base > base_limit || check < -1 || check >= static_cast<int64_t>(trie_slots_) || entry < -1 ||
         entry >= static_cast<int64_t>(entry_count_)) {
       return corrupt(status, "trie slot out of range");
     }
+    trie_[t] = TrieNode{base, check, entry, 0};
+  }
+  // A slot t whose check names s is the child of s by the id t - base(s). Every such id
+  // gets its bit (a corrupt id just sets a bit that no walk needs), so the filter never
+  // hides a child: the walks give the same words as without it.
+  for (uint32_t t = 1; t < trie_slots_; t++) {
+    const int32_t parent = trie_[t].check;
+    if (parent >= 0) trie_[parent].children |= 1u << ((static_cast<int32_t>(t) - trie_[parent].base) & 31);
   }
   p = section(kEntryLogFreq, 4, entry_count_);
   if (!p) return false;
@@ -417,9 +429,7 @@ bool Dictionary::validate(DictStatus* status) {
   p = section(kEntryFlags, 1, entry_count_);
   if (!p) return false;
   const uint8_t* flags = p;
-  size_t facts_bytes = 0;
-  EntryFacts* facts = allocate_facts(entry_count_ == 0 ? 1 : entry_count_, &facts_bytes);
-  facts_ = std::unique_ptr<EntryFacts[], EntryFactsRelease>(facts, EntryFactsRelease{facts_bytes});
+  facts_ = allocate_table<EntryFacts>(entry_count_);
   for (uint32_t e = 0; e < entry_count_; e++) {
     if (log_freq[e] < -1 || idf[e] < -1 || idf[e] > kMaxIdf) {
       return corrupt(status, "entry " + std::to_string(e) + " is invalid");

@@ -56,10 +56,22 @@ double det_exp_floor(double target);
 // CRC-32 (zlib's: reflected 0xEDB88320): the file checksum.
 uint32_t crc32(const uint8_t* data, size_t length);
 
-// Frees a facts table (dictionary.cc allocates it).
-struct EntryFactsRelease {
+// One trie slot as the walks read it. 16 bytes, so a slot never straddles a cache line.
+// `children` has bit (id & 31) set for the alphabet id of every child: most steps below
+// the root fail, and a walk whose next id has its bit clear stops without loading the
+// child's slot, a cache miss each (built at load; the file keeps [base, check, entry]).
+struct TrieNode {
+  int32_t base;
+  int32_t check;
+  int32_t entry;
+  uint32_t children;
+  bool may_have_child(int32_t id) const { return ((children >> (id & 31)) & 1u) != 0; }
+};
+
+// Frees a table that dictionary.cc builds at load (facts, trie nodes).
+struct LoadTableRelease {
   size_t bytes = 0;
-  void operator()(EntryFacts* facts) const;
+  void operator()(void* table) const;
 };
 
 class Dictionary {
@@ -85,8 +97,8 @@ class Dictionary {
   uint32_t alphabet_size() const { return alphabet_size_; }
   // Alphabet ids of U+0000..U+FFFF.
   const int32_t* bmp() const { return bmp_; }
-  // [base, check, entry] per slot; slot 0 is the root.
-  const int32_t* trie() const { return trie_; }
+  // One node per trie slot; slot 0 is the root.
+  const TrieNode* trie() const { return trie_.get(); }
   uint32_t trie_slots() const { return trie_slots_; }
   uint32_t entry_count() const { return entry_count_; }
   // One EntryFacts per entry.
@@ -120,10 +132,10 @@ class Dictionary {
   const int32_t* bmp_ = nullptr;
   const uint32_t* supp_ = nullptr;
   uint32_t supp_count_ = 0;
-  const int32_t* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
-  // Built at load into memory mapped in one call (see allocate_facts in dictionary.cc).
-  std::unique_ptr<EntryFacts[], EntryFactsRelease> facts_;
+  // Built at load into memory mapped in one call (see allocate_table in dictionary.cc).
+  std::unique_ptr<TrieNode[], LoadTableRelease> trie_;
+  std::unique_ptr<EntryFacts[], LoadTableRelease> facts_;
   const uint32_t* freq_ = nullptr;
   const int32_t* hmm_ = nullptr;
   uint32_t entry_count_ = 0;

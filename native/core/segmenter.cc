@@ -70,19 +70,19 @@ Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
 // Dictionary access (base + this segmenter's additions).
 
 int32_t Segmenter::lookup(size_t start, size_t end) const {
-  const int32_t* trie = trie_;
+  const TrieNode* trie = trie_;
   int32_t s = 0;
   size_t pos = start;
   size_t next = pos;
   while (pos < end) {
     const int32_t c = char_id(decode(pos, &next));
-    if (c == 0) break;
-    const int32_t t = trie[3 * s] + c;
-    if (trie[3 * t + 1] != s) break;
+    if (c == 0 || !trie[s].may_have_child(c)) break;
+    const int32_t t = trie[s].base + c;
+    if (trie[t].check != s) break;
     s = t;
     pos = next;
   }
-  if (pos == end && trie[3 * s + 2] >= 0) return trie[3 * s + 2];
+  if (pos == end && trie[s].entry >= 0) return trie[s].entry;
   if (ov_child_.empty()) return -1;
   int32_t node = 0;
   pos = start;
@@ -100,8 +100,8 @@ int32_t Segmenter::lookup(size_t start, size_t end) const {
 int32_t Segmenter::single_entry(uint32_t cp) const {
   const int32_t c = char_id(cp);
   if (c != 0) {
-    const int32_t t = trie_[0] + c;
-    if (trie_[3 * t + 1] == 0 && trie_[3 * t + 2] >= 0) return trie_[3 * t + 2];
+    const TrieNode& node = trie_[trie_[0].base + c];
+    if (node.check == 0 && node.entry >= 0) return node.entry;
   }
   if (ov_child_.empty()) return -1;
   auto child = ov_child_.find(cp);  // node 0 * kOverlayKey + cp
@@ -177,8 +177,18 @@ bool Segmenter::decode_more(size_t k) {
       block_done_ = true;
       break;
     }
-    size_t next = pos;
-    const uint32_t cp = decode_utf8(p, n, next);
+    const uint32_t lead = p[pos];
+    uint32_t cp;
+    size_t next = pos + 3;
+    // Fast path for the common case, a CJK character in three bytes: a lead of E3..EF
+    // except ED (surrogates) can be neither overlong nor a surrogate.
+    if (lead >= 0xe3 && lead != 0xed && lead <= 0xef && pos + 2 < n && (p[pos + 1] & 0xc0) == 0x80 &&
+        (p[pos + 2] & 0xc0) == 0x80) {
+      cp = ((lead & 0x0fu) << 12) | ((p[pos + 1] & 0x3fu) << 6) | (p[pos + 2] & 0x3fu);
+    } else {
+      next = pos;
+      cp = decode_utf8(p, n, next);
+    }
     if (!is_han_default(cp)) {
       block_done_ = true;
       break;
@@ -213,7 +223,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
   dec_pos_ = start;
   p_active_ = false;
   p_count_ = 0;
-  const int32_t* trie = trie_;
+  const TrieNode* trie = trie_;
   const bool overlay = !ov_child_.empty();
   size_t from = 0;
   size_t i = 0;
@@ -245,8 +255,8 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     if ((i + 3 < have_ || ensure(i + 3)) && w_cp_[i + 2] >= 0x3400) {
       const int32_t c1 = w_id_[i + 2];
       const int32_t c2 = w_id_[i + 3];
-      const int32_t t1 = trie[0] + c1;
-      if (c1 != 0 && c2 != 0 && trie[3 * t1 + 1] == 0) __builtin_prefetch(trie + 3 * (trie[3 * t1] + c2));
+      const TrieNode& n1 = trie[trie[0].base + c1];
+      if (c1 != 0 && c2 != 0 && n1.check == 0 && n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
     }
 #endif
     int32_t single = -1;
@@ -254,11 +264,11 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     size_t j = i;
     while (j < have_ || ensure(j)) {
       const int32_t c = w_id_[j];
-      if (c == 0) break;
-      const int32_t t = trie[3 * s] + c;
-      if (trie[3 * t + 1] != s) break;
+      if (c == 0 || !trie[s].may_have_child(c)) break;
+      const int32_t t = trie[s].base + c;
+      if (trie[t].check != s) break;
       s = t;
-      const int32_t e = trie[3 * t + 2];
+      const int32_t e = trie[t].entry;
       if (e >= 0) {
         if (j == i) single = e;
         const int32_t lf = e < base_entries_ ? facts_[e].log_freq : ov_log_freq_[e - base_entries_];

@@ -117,7 +117,8 @@ class Segmenter {
   int32_t single_entry(uint32_t cp) const;
   void emit(size_t start, size_t end, int32_t entry);
   // Makes sure window character k is decoded; false when the block ends first.
-  bool ensure(size_t k) { return k < have_ || decode_more(k); }
+  // Most calls past the decoded part come at a block's end: answer those without a call.
+  bool ensure(size_t k) { return k < have_ || (!block_done_ && decode_more(k)); }
   bool decode_more(size_t k);
   void compact(size_t& from, size_t& i, size_t& reach);
   void grow_window(size_t size);
@@ -132,7 +133,7 @@ class Segmenter {
   void own_freqs();
 
   std::shared_ptr<const Dictionary> dict_;
-  const int32_t* trie_;
+  const TrieNode* trie_;
   const int32_t* bmp_;
   int32_t base_entries_;
   // Entry facts and frequencies: the dictionary's until add_word changes one (then a copy).
