@@ -200,6 +200,17 @@ bool Segmenter::decode_more(size_t k) {
     h++;
   }
   w_off[h] = pos;
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
+  // The second step of a walk usually misses the cache: start loading it for every new pair
+  // of characters now, all at once, so the loads overlap (the TS engine touches them).
+  const TrieNode* trie = trie_;
+  const TrieNode* root_children = trie + trie[0].base;
+  for (size_t q = have_ > 0 ? have_ - 1 : 0; q + 1 < h; q++) {
+    const TrieNode& n1 = root_children[w_id[q]];
+    const int32_t c2 = w_id[q + 1];
+    if (n1.check == 0 && n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
+  }
+#endif
   have_ = h;
   dec_pos_ = pos;
   return k < h;
@@ -249,16 +260,6 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     // The DAG: every dictionary word starting at i.
     e_start_[i] = edges;
     const uint32_t first = edges;
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
-    // The second step of a walk usually misses the cache: start loading the
-    // one of a walk two characters ahead now.
-    if ((i + 3 < have_ || ensure(i + 3)) && w_cp_[i + 2] >= 0x3400) {
-      const int32_t c1 = w_id_[i + 2];
-      const int32_t c2 = w_id_[i + 3];
-      const TrieNode& n1 = trie[trie[0].base + c1];
-      if (c1 != 0 && c2 != 0 && n1.check == 0 && n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
-    }
-#endif
     int32_t single = -1;
     int32_t s = 0;
     size_t j = i;
