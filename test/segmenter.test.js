@@ -430,3 +430,38 @@ describe('Segmenter: the binary dictionary', function () {
     assert.deepEqual(new Segmenter({ backend: 'native' }).cut('他来到了网易杭研大厦'), ['他', '来到', '了', '网易', '杭研', '大厦']);
   });
 });
+
+describe('Segmenter: an alphabet of more than 65,535 characters', function () {
+  this.timeout(120000);
+  // Native keeps the alphabet ids of U+0000..U+FFFF in 16 bits, with an escape to the file's
+  // 32-bit table for larger ids. Here every supplementary character of U+20000..U+2A6DF is in
+  // two words and every BMP character of U+3400..U+4DBF and U+4E00..U+9FFF in one, so the
+  // supplementary ones are numbered first (more words) and the BMP ones from 42,721 up to 70,304:
+  // those from about U+8A60 on get ids above 65,535.
+  const chr = (cp) => String.fromCodePoint(cp);
+  const lines = [];
+  const SUPP_FIRST = 0x20000;
+  const SUPP_LAST = 0x2a6df;
+  for (let cp = SUPP_FIRST; cp < SUPP_LAST; cp++) lines.push(`${chr(cp)}${chr(cp + 1)} 3`);
+  const bmpPairs = [];
+  for (const [first, last] of [[0x3400, 0x4dbf], [0x4e00, 0x9fff]]) {
+    for (let cp = first; cp < last; cp += 2) bmpPairs.push(chr(cp) + chr(cp + 1));
+  }
+  for (const word of bmpPairs) lines.push(`${word} 5`);
+  const dictionary = Buffer.from(lines.join('\n') + '\n');
+  // Words of the last characters (the widest ids), of the first BMP ones, and supplementary ones.
+  const words = [...bmpPairs.slice(-40), ...bmpPairs.slice(0, 5), chr(SUPP_FIRST) + chr(SUPP_FIRST + 1), chr(SUPP_LAST - 1) + chr(SUPP_LAST)];
+  // Each word twice, the second time after one of its characters was moved off the pairing.
+  const text = words.join('') + '，' + words.map((w) => w + [...w][0]).join('');
+
+  forEachBackend('wide ids', (backend) => {
+    it('segments by every character id, wide ones included', function () {
+      const segmenter = new Segmenter({ backend, dictionary });
+      assert.deepEqual(segmenter.cut(words.join(''), { hmm: false }), words);
+      const expected = [...words, '，'];
+      for (const w of words) expected.push(w, [...w][0]);
+      assert.deepEqual(segmenter.cut(text, { hmm: false }), expected);
+      for (const w of words) assert.ok(segmenter.entryOf(w) >= 0, `${w} has an entry`);
+    });
+  });
+});
