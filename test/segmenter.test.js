@@ -433,8 +433,8 @@ describe('Segmenter: the binary dictionary', function () {
 
 describe('Segmenter: an alphabet of more than 65,535 characters', function () {
   this.timeout(120000);
-  // Native keeps the alphabet ids of U+0000..U+FFFF in 16 bits, with an escape to the file's
-  // 32-bit table for larger ids. Here every supplementary character of U+20000..U+2A6DF is in
+  // Alphabet ids do not fit 16 bits: nothing may narrow them (a tempting way to shrink the
+  // per-character table). Here every supplementary character of U+20000..U+2A6DF is in
   // two words and every BMP character of U+3400..U+4DBF and U+4E00..U+9FFF in one, so the
   // supplementary ones are numbered first (more words) and the BMP ones from 42,721 up to 70,304:
   // those from about U+8A60 on get ids above 65,535.

@@ -1,6 +1,5 @@
 #include "dictionary.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -375,12 +374,10 @@ bool Dictionary::validate(DictStatus* status) {
   const uint8_t* p = section(kCharmapBmp, 4, 0x10000);
   if (!p) return false;
   bmp_ = reinterpret_cast<const int32_t*>(p);
-  bmp16_ = allocate_table<uint16_t>(0x10000);
   for (uint32_t i = 0; i < 0x10000; i++) {
     if (bmp_[i] < 0 || static_cast<uint32_t>(bmp_[i]) > alphabet_size_) {
       return corrupt(status, "character map holds an id out of range");
     }
-    bmp16_[i] = static_cast<uint16_t>(std::min<int32_t>(bmp_[i], kWideId));
   }
   p = section(kCharmapSupp, 8, -1);
   if (!p) return false;

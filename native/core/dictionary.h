@@ -90,14 +90,13 @@ class Dictionary {
 
   // Alphabet id of a code point, 0 when no word contains it.
   int32_t char_id(uint32_t cp) const {
-    if (cp < 0x10000) {
-      const uint16_t id = bmp16_[cp];
-      return id != kWideId ? id : bmp_[cp];
-    }
+    if (cp < 0x10000) return bmp_[cp];
     return char_id_supp(cp);
   }
   // Alphabet ids run 1..alphabet_size(), the most frequent characters of the words first.
   uint32_t alphabet_size() const { return alphabet_size_; }
+  // Alphabet ids of U+0000..U+FFFF.
+  const int32_t* bmp() const { return bmp_; }
   // One node per trie slot; slot 0 is the root.
   const TrieNode* trie() const { return trie_.get(); }
   uint32_t trie_slots() const { return trie_slots_; }
@@ -131,10 +130,6 @@ class Dictionary {
   size_t size_ = 0;
 
   const int32_t* bmp_ = nullptr;
-  // The same ids in half the bytes (built at load): the table is read for every character, and
-  // its CJK part then fits the L1 cache better. An id of kWideId or more reads bmp_ instead.
-  static constexpr uint16_t kWideId = 0xffff;
-  std::unique_ptr<uint16_t[], LoadTableRelease> bmp16_;
   const uint32_t* supp_ = nullptr;
   uint32_t supp_count_ = 0;
   uint32_t trie_slots_ = 0;

@@ -31,6 +31,7 @@ inline bool is_han_default(uint32_t cp) {
 Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
     : dict_(std::move(dict)),
       trie_(dict_->trie()),
+      bmp_(dict_->bmp()),
       base_entries_(static_cast<int32_t>(dict_->entry_count())),
       facts_(dict_->entry_facts()),
       freq_(dict_->freqs()),
@@ -166,7 +167,7 @@ bool Segmenter::decode_more(size_t k) {
   uint32_t* w_cp = w_cp_.data();
   int32_t* w_id = w_id_.data();
   size_t* w_off = w_off_.data();
-  const Dictionary& dict = *dict_;
+  const int32_t* bmp = bmp_;
   size_t h = have_;
   size_t pos = dec_pos_;
   const size_t n = n_;
@@ -193,7 +194,7 @@ bool Segmenter::decode_more(size_t k) {
       break;
     }
     w_cp[h] = cp;
-    w_id[h] = dict.char_id(cp);
+    w_id[h] = cp < 0x10000 ? bmp[cp] : dict_->char_id(cp);
     w_off[h] = pos;
     pos = next;
     h++;

@@ -134,6 +134,7 @@ class Segmenter {
 
   std::shared_ptr<const Dictionary> dict_;
   const TrieNode* trie_;
+  const int32_t* bmp_;
   int32_t base_entries_;
   // Entry facts and frequencies: the dictionary's until add_word changes one (then a copy).
   const EntryFacts* facts_;
