@@ -3,7 +3,7 @@
 // no text is parsed at load). native/core/dictionary.h implements the same
 // layout and the same checks in C++.
 //
-// Layout (little-endian, every section 8-byte aligned):
+// Layout (little-endian, every section 64-byte aligned, so a trie slot never straddles a cache line):
 //   header (HEADER_SIZE bytes)
 //     0  magic "SHZHDICT"          8  version             12 checksum (CRC-32 of [16, fileSize))
 //     16 fileSize                  20 headerSize          24 sectionCount        28 flags (0)
@@ -16,9 +16,13 @@
 //
 // Words are code-point sequences. Each code point of the alphabet has an id in
 // [1, alphabetSize] (CHARMAP_BMP for U+0000..U+FFFF, CHARMAP_SUPP above). The
-// trie is a double array over those ids: slot 0 is the root; the child of slot
-// s by id c is t = base[s] + c when check[t] == s; entry[t] is the entry id of
-// the word ending at t, or -1. Entries carry integer costs: logFreq =
+// trie is a double array over those ids, 16 bytes per slot: slot 0 is the root; the
+// child of slot s by id c is t = base[s] + c when check[t] == s; entry[t] is the
+// entry id of the word ending at t, or -1; children[s] has bit (c & 31) set for
+// the id c of every child of s (checked at load), so a walk whose next id has
+// its bit clear stops without loading the slot where that child would be (most
+// steps below the root fail, and each such load is a cache miss). Entries carry
+// integer costs: logFreq =
 // round(2^20 * ln(freq)) (-1: present but not a segmentation word, e.g. an
 // IDF-only or stop-only word), the raw frequency, the IDF scaled by 2^20 (-1:
 // none) and flags (bit 0: default stop word).
@@ -29,7 +33,9 @@ import * as zlib from 'node:zlib';
 import { SimHashError } from './errors';
 
 export const MAGIC = 'SHZHDICT';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+/** Int32 values per trie slot: base, check, entry, children. */
+export const TRIE_SLOT_INTS = 4;
 export const HEADER_SIZE = 96;
 export const SECTION_ENTRY_SIZE = 16;
 /** Scale of every logarithm in the file: cost = round(LOG_SCALE * ln(x)). */
@@ -132,7 +138,7 @@ export interface DictionaryData {
   readonly charmapBmp: Int32Array;
   /** Pairs [codePoint, id] sorted by code point. */
   readonly charmapSupp: Uint32Array;
-  /** [base, check, entry] per slot. */
+  /** [base, check, entry, children] per slot (TRIE_SLOT_INTS values). */
   readonly trie: Int32Array;
   readonly trieSlots: number;
   readonly logFreq: Int32Array;
@@ -237,16 +243,24 @@ export function readDictionary(input: Uint8Array): DictionaryData {
     lastCp = cp;
   }
 
-  const trie = i32(SECTION.TRIE, 3, trieSlots);
+  const trie = i32(SECTION.TRIE, TRIE_SLOT_INTS, trieSlots);
   if (trieSlots < 1 || trieSlots > 0x7fffffff) throw corrupt('trie is empty');
   const baseLimit = trieSlots - alphabetSize - 1;
-  for (let t = 0; t < trie.length; t += 3) {
-    const base = trie[t]!;
-    const check = trie[t + 1]!;
-    const entry = trie[t + 2]!;
+  for (let t = 0; t < trieSlots; t++) {
+    const base = trie[4 * t]!;
+    const check = trie[4 * t + 1]!;
+    const entry = trie[4 * t + 2]!;
     // Every base + id must stay inside the array: the hot loops do not bounds-check.
     if (base < 0 || base > baseLimit || check < -1 || check >= trieSlots || entry < -1 || entry >= entryCount) {
       throw corrupt('trie slot out of range');
+    }
+  }
+  // Every child has its bit in its parent's filter: the walks then find the same words as
+  // without it. (A bit set for no child only costs a load.)
+  for (let t = 1; t < trieSlots; t++) {
+    const parent = trie[4 * t + 1]!;
+    if (parent >= 0 && ((trie[4 * parent + 3]! >>> ((t - trie[4 * parent]!) & 31)) & 1) === 0) {
+      throw corrupt(`trie slot ${t} is missing from its parent's child filter`);
     }
   }
   const logFreq = i32(SECTION.ENTRY_LOGFREQ, 1, entryCount);

@@ -369,7 +369,13 @@ describe('Segmenter: the binary dictionary', function () {
     }],
     ['a trie base past the end (checksum fixed up)', 'SIMHASH_ZH_DICT_CORRUPT', /trie slot/, () => {
       const b = Buffer.from(good);
-      b.writeInt32LE(0x7fffffff, b.readUInt32LE(sectionOffset(b, 3) + 4) + 12 * 5);
+      b.writeInt32LE(0x7fffffff, b.readUInt32LE(sectionOffset(b, 3) + 4) + 16 * 5);
+      return resign(b);
+    }],
+    ['a child missing from its parent\'s filter (checksum fixed up)', 'SIMHASH_ZH_DICT_CORRUPT', /missing from its parent's child filter/, () => {
+      // The root's filter emptied: every one-character child is then missing from it.
+      const b = Buffer.from(good);
+      b.writeInt32LE(0, b.readUInt32LE(sectionOffset(b, 3) + 4) + 12);
       return resign(b);
     }],
     ['an IDF out of range (checksum fixed up)', 'SIMHASH_ZH_DICT_CORRUPT', /entry 7 is invalid/, () => {

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { SimHashError } from '../errors';
 import {
-  FLAG_STOP, FORMAT_VERSION, HEADER_SIZE, HMM_FIRST_CP, HMM_LAST_CP, HMM_MISSING, HMM_SCALE, IDF_SCALE,
+  FLAG_STOP, FORMAT_VERSION, HEADER_SIZE, TRIE_SLOT_INTS, HMM_FIRST_CP, HMM_LAST_CP, HMM_MISSING, HMM_SCALE, IDF_SCALE,
   LOG_SCALE, MAGIC, MAX_FREQ, SECTION, SECTION_ENTRY_SIZE, checksum, detLogScaled, writeStringList,
 } from '../dictionary';
 
@@ -372,12 +372,17 @@ export function buildDictionary(input: BuildInput): Uint8Array {
   const da = new DoubleArray();
   if (keys.length > 0) da.build(keys);
   const trieSlots = da.maxUsed + alphabetSize + 1;
-  const trie = new Int32Array(trieSlots * 3);
+  const trie = new Int32Array(trieSlots * TRIE_SLOT_INTS);
   for (let t = 0; t < trieSlots; t++) {
     const inside = t < da.base.length;
-    trie[3 * t] = inside ? da.base[t]! : 0;
-    trie[3 * t + 1] = inside ? da.check[t]! : -1;
-    trie[3 * t + 2] = inside ? da.entry[t]! : -1;
+    trie[4 * t] = inside ? da.base[t]! : 0;
+    trie[4 * t + 1] = inside ? da.check[t]! : -1;
+    trie[4 * t + 2] = inside ? da.entry[t]! : -1;
+  }
+  // Each parent's filter of its children's ids (bit id & 31).
+  for (let t = 1; t < trieSlots; t++) {
+    const parent = trie[4 * t + 1]!;
+    if (parent >= 0) trie[4 * parent + 3] |= 1 << ((t - trie[4 * parent]!) & 31);
   }
 
   const charmapBmp = new Int32Array(0x10000);
@@ -430,7 +435,7 @@ export function buildDictionary(input: BuildInput): Uint8Array {
     { id: SECTION.HMM, data: bytesOf(hmm), count: hmm.length },
     { id: SECTION.STOPWORDS, data: writeStringList(input.stopWords), count: input.stopWords.length },
   ];
-  const align = (n: number) => (n + 7) & ~7;
+  const align = (n: number) => (n + 63) & ~63;
   let offset = align(HEADER_SIZE + sections.length * SECTION_ENTRY_SIZE);
   const placed = sections.map((s) => {
     const at = offset;

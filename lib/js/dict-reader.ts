@@ -5,14 +5,16 @@ import { FLAG_STOP, readDictionary, type DictionaryData } from '../dictionary';
 
 export class DictReader {
   readonly data: DictionaryData;
+  /** [base, check, entry, children] per slot (see lib/dictionary.ts). */
+  readonly trie: Int32Array;
   readonly bmp: Int32Array;
   readonly supp: Uint32Array;
   readonly entryCount: number;
   private factsTable: Int32Array | null = null;
-  private nodeTable: Int32Array | null = null;
 
   constructor(bytes: Uint8Array) {
     this.data = readDictionary(bytes);
+    this.trie = this.data.trie;
     this.bmp = this.data.charmapBmp;
     this.supp = this.data.charmapSupp;
     this.entryCount = this.data.entryCount;
@@ -36,44 +38,16 @@ export class DictReader {
 
   /** Entry id of a word given as code points, or -1. */
   lookup(word: string): number {
-    const nodes = this.nodes;
+    const trie = this.trie;
     let s = 0;
     for (const ch of word) {
       const c = this.charId(ch.codePointAt(0)!);
-      if (c === 0 || ((nodes[4 * s + 3]! >>> (c & 31)) & 1) === 0) return -1;
-      const t = nodes[4 * s]! + c;
-      if (nodes[4 * t + 1] !== s) return -1;
+      if (c === 0 || ((trie[4 * s + 3]! >>> (c & 31)) & 1) === 0) return -1;
+      const t = trie[4 * s]! + c;
+      if (trie[4 * t + 1] !== s) return -1;
       s = t;
     }
-    return s === 0 ? -1 : nodes[4 * s + 2]!;
-  }
-
-  /**
-   * The trie as the walks read it, as native's TrieNode: per slot t, [4t] base, [4t + 1] check,
-   * [4t + 2] entry, [4t + 3] children, with bit (id & 31) set for the alphabet id of every child.
-   * Most steps below the root fail, and a walk whose next id has its bit clear stops without
-   * loading the child's slot (a cache miss). Every child has its bit, so the walks find the same
-   * words as without the filter. Built on first use.
-   */
-  get nodes(): Int32Array {
-    return (this.nodeTable ??= this.buildNodes());
-  }
-
-  private buildNodes(): Int32Array {
-    const trie = this.data.trie;
-    const slots = this.data.trieSlots;
-    const nodes = new Int32Array(slots * 4);
-    for (let t = 0; t < slots; t++) {
-      nodes[4 * t] = trie[3 * t]!;
-      nodes[4 * t + 1] = trie[3 * t + 1]!;
-      nodes[4 * t + 2] = trie[3 * t + 2]!;
-    }
-    // Slot t whose check names s is the child of s by the id t - base(s).
-    for (let t = 1; t < slots; t++) {
-      const parent = nodes[4 * t + 1]!;
-      if (parent >= 0) nodes[4 * parent + 3] |= 1 << ((t - nodes[4 * parent]!) & 31);
-    }
-    return nodes;
+    return s === 0 ? -1 : trie[4 * s + 2]!;
   }
 
   /**

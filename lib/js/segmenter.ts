@@ -102,7 +102,7 @@ export class SegmenterJs {
 
   constructor(dict: DictReader) {
     this.dict = dict;
-    this.trie = dict.nodes;
+    this.trie = dict.trie;
     this.bmp = dict.bmp;
     this.baseEntries = dict.entryCount;
     this.freq = dict.data.freq;

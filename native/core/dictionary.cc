@@ -393,29 +393,26 @@ bool Dictionary::validate(DictStatus* status) {
     last_cp = cp;
   }
 
-  p = section(kTrie, 12, trie_slots_);
+  p = section(kTrie, sizeof(TrieNode), trie_slots_);
   if (!p) return false;
-  const auto* slots = reinterpret_cast<const int32_t*>(p);
+  trie_ = reinterpret_cast<const TrieNode*>(p);
   if (trie_slots_ < 1 || trie_slots_ > 0x7fffffffu) return corrupt(status, "trie is empty");
   const int64_t base_limit = static_cast<int64_t>(trie_slots_) - alphabet_size_ - 1;
-  trie_ = allocate_table<TrieNode>(trie_slots_);
   for (uint32_t t = 0; t < trie_slots_; t++) {
-    const int32_t base = slots[3 * t];
-    const int32_t check = slots[3 * t + 1];
-    const int32_t entry = slots[3 * t + 2];
+    const TrieNode& node = trie_[t];
     // Every base + id stays inside the array: the hot loops do not bounds-check.
-    if (base < 0 || base > base_limit || check < -1 || check >= static_cast<int64_t>(trie_slots_) || entry < -1 ||
-        entry >= static_cast<int64_t>(entry_count_)) {
+    if (node.base < 0 || node.base > base_limit || node.check < -1 || node.check >= static_cast<int64_t>(trie_slots_) ||
+        node.entry < -1 || node.entry >= static_cast<int64_t>(entry_count_)) {
       return corrupt(status, "trie slot out of range");
     }
-    trie_[t] = TrieNode{base, check, entry, 0};
   }
-  // A slot t whose check names s is the child of s by the id t - base(s). Every such id
-  // gets its bit (a corrupt id just sets a bit that no walk needs), so the filter never
-  // hides a child: the walks give the same words as without it.
+  // Every child has its bit in its parent's filter: the walks then find the same words as
+  // without it. (A bit set for no child only costs a load.)
   for (uint32_t t = 1; t < trie_slots_; t++) {
     const int32_t parent = trie_[t].check;
-    if (parent >= 0) trie_[parent].children |= 1u << ((static_cast<int32_t>(t) - trie_[parent].base) & 31);
+    if (parent >= 0 && !trie_[parent].may_have_child(static_cast<int32_t>(t) - trie_[parent].base)) {
+      return corrupt(status, "trie slot " + std::to_string(t) + " is missing from its parent's child filter");
+    }
   }
   p = section(kEntryLogFreq, 4, entry_count_);
   if (!p) return false;

@@ -23,7 +23,7 @@ struct DictStatus {
 // Stable JS error code for a DictError ("SIMHASH_ZH_DICT_CORRUPT", ...).
 const char* dict_error_code(DictError code);
 
-constexpr uint32_t kDictFormatVersion = 1;
+constexpr uint32_t kDictFormatVersion = 2;
 constexpr uint32_t kDictHeaderSize = 96;
 constexpr int32_t kLogScale = 1 << 20;
 constexpr int32_t kIdfScale = 1 << 20;
@@ -56,10 +56,10 @@ double det_exp_floor(double target);
 // CRC-32 (zlib's: reflected 0xEDB88320): the file checksum.
 uint32_t crc32(const uint8_t* data, size_t length);
 
-// One trie slot as the walks read it. 16 bytes, so a slot never straddles a cache line.
-// `children` has bit (id & 31) set for the alphabet id of every child: most steps below
-// the root fail, and a walk whose next id has its bit clear stops without loading the
-// child's slot, a cache miss each (built at load; the file keeps [base, check, entry]).
+// One trie slot, as the file stores it (16 bytes; the section is 64-byte aligned, so a slot
+// never straddles a cache line). `children` has bit (id & 31) set for the alphabet id of
+// every child (checked at load): most steps below the root fail, and a walk whose next id
+// has its bit clear stops without loading the child's slot, a cache miss each.
 struct TrieNode {
   int32_t base;
   int32_t check;
@@ -68,7 +68,9 @@ struct TrieNode {
   bool may_have_child(int32_t id) const { return ((children >> (id & 31)) & 1u) != 0; }
 };
 
-// Frees a table that dictionary.cc builds at load (facts, trie nodes).
+static_assert(sizeof(TrieNode) == 16, "a trie slot is 16 bytes in the file");
+
+// Frees a table that dictionary.cc builds at load (the facts).
 struct LoadTableRelease {
   size_t bytes = 0;
   void operator()(void* table) const;
@@ -98,7 +100,7 @@ class Dictionary {
   // Alphabet ids of U+0000..U+FFFF.
   const int32_t* bmp() const { return bmp_; }
   // One node per trie slot; slot 0 is the root.
-  const TrieNode* trie() const { return trie_.get(); }
+  const TrieNode* trie() const { return trie_; }
   uint32_t trie_slots() const { return trie_slots_; }
   uint32_t entry_count() const { return entry_count_; }
   // One EntryFacts per entry.
@@ -132,9 +134,9 @@ class Dictionary {
   const int32_t* bmp_ = nullptr;
   const uint32_t* supp_ = nullptr;
   uint32_t supp_count_ = 0;
+  const TrieNode* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
   // Built at load into memory mapped in one call (see allocate_table in dictionary.cc).
-  std::unique_ptr<TrieNode[], LoadTableRelease> trie_;
   std::unique_ptr<EntryFacts[], LoadTableRelease> facts_;
   const uint32_t* freq_ = nullptr;
   const int32_t* hmm_ = nullptr;

@@ -431,7 +431,7 @@ void test_segmenter() {
   flipped[flipped.size() / 2] ^= 1;
   check(!load(flipped, &code) && code == DictError::kCorrupt, "flipped byte -> corrupt");
   auto version = bytes;
-  version[8] = 2;
+  version[8] = static_cast<uint8_t>(simhash_zh::kDictFormatVersion + 1);
   check(!load(version, &code) && code == DictError::kVersion, "other version -> version");
   DictStatus st;
   check(!Dictionary::from_file("dict/does-not-exist.dict", &st) && st.code == DictError::kIo, "missing file -> io");
