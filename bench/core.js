@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bench/core: the default pipeline in the C++ core alone (no Node in the loop), stage by stage,
-// on 围城: how much of a fingerprint is normalizing, segmenting and hashing, and how much of
-// segmenting is waiting on memory. `node bench/core.js [--corpus FILE] [--rounds N]`
+// on 围城: how much of a fingerprint is normalizing, segmenting and hashing, and how much faster
+// segmenting runs on text seen over and over. `node bench/core.js [--corpus FILE] [--rounds N]`
 'use strict';
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
