@@ -36,6 +36,16 @@ export const MAGIC = 'SHZHDICT';
 export const FORMAT_VERSION = 2;
 /** Int32 values per trie slot: base, check, entry, children. */
 export const TRIE_SLOT_INTS = 4;
+
+/** Whether trie slot `slot` may have a child by alphabet id `id` (its filter has bit id & 31). */
+export function mayHaveChild(trie: Int32Array, slot: number, id: number): boolean {
+  return ((trie[4 * slot + 3]! >>> (id & 31)) & 1) !== 0;
+}
+
+/** The filter bit of a child by alphabet id `id`. */
+export function childBit(id: number): number {
+  return 1 << (id & 31);
+}
 export const HEADER_SIZE = 96;
 export const SECTION_ENTRY_SIZE = 16;
 /** Scale of every logarithm in the file: cost = round(LOG_SCALE * ln(x)). */
@@ -259,7 +269,7 @@ export function readDictionary(input: Uint8Array): DictionaryData {
   // without it. (A bit set for no child only costs a load.)
   for (let t = 1; t < trieSlots; t++) {
     const parent = trie[4 * t + 1]!;
-    if (parent >= 0 && ((trie[4 * parent + 3]! >>> ((t - trie[4 * parent]!) & 31)) & 1) === 0) {
+    if (parent >= 0 && !mayHaveChild(trie, parent, t - trie[4 * parent]!)) {
       throw corrupt(`trie slot ${t} is missing from its parent's child filter`);
     }
   }

@@ -5,8 +5,9 @@
 import { isUtf8 } from 'node:buffer';
 import { SimHashError } from '../errors';
 import {
-  FLAG_STOP, FORMAT_VERSION, HEADER_SIZE, TRIE_SLOT_INTS, HMM_FIRST_CP, HMM_LAST_CP, HMM_MISSING, HMM_SCALE, IDF_SCALE,
-  LOG_SCALE, MAGIC, MAX_FREQ, SECTION, SECTION_ENTRY_SIZE, checksum, detLogScaled, writeStringList,
+  FLAG_STOP, FORMAT_VERSION, HEADER_SIZE, HMM_FIRST_CP, HMM_LAST_CP, HMM_MISSING, HMM_SCALE, IDF_SCALE,
+  LOG_SCALE, MAGIC, MAX_FREQ, SECTION, SECTION_ENTRY_SIZE, TRIE_SLOT_INTS, checksum, childBit, detLogScaled,
+  writeStringList,
 } from '../dictionary';
 
 export interface DictWord {
@@ -382,7 +383,7 @@ export function buildDictionary(input: BuildInput): Uint8Array {
   // Each parent's filter of its children's ids (bit id & 31).
   for (let t = 1; t < trieSlots; t++) {
     const parent = trie[4 * t + 1]!;
-    if (parent >= 0) trie[4 * parent + 3] |= 1 << ((t - trie[4 * parent]!) & 31);
+    if (parent >= 0) trie[4 * parent + 3] |= childBit(t - trie[4 * parent]!);
   }
 
   const charmapBmp = new Int32Array(0x10000);

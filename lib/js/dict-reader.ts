@@ -1,7 +1,7 @@
 // Read-only access to a loaded dictionary for the TS engine: the typed-array
 // views of lib/dictionary.ts plus the lookups the segmenter needs. One instance
 // per dictionary file, shared by every TS Segmenter that uses it.
-import { FLAG_STOP, readDictionary, type DictionaryData } from '../dictionary';
+import { FLAG_STOP, mayHaveChild, readDictionary, type DictionaryData } from '../dictionary';
 
 export class DictReader {
   readonly data: DictionaryData;
@@ -42,7 +42,7 @@ export class DictReader {
     let s = 0;
     for (const ch of word) {
       const c = this.charId(ch.codePointAt(0)!);
-      if (c === 0 || ((trie[4 * s + 3]! >>> (c & 31)) & 1) === 0) return -1;
+      if (c === 0 || !mayHaveChild(trie, s, c)) return -1;
       const t = trie[4 * s]! + c;
       if (trie[4 * t + 1] !== s) return -1;
       s = t;
