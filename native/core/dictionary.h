@@ -70,10 +70,10 @@ struct TrieNode {
 
 static_assert(sizeof(TrieNode) == 16, "a trie slot is 16 bytes in the file");
 
-// Frees a table that dictionary.cc builds at load (the facts).
-struct LoadTableRelease {
+// Frees a facts table (dictionary.cc allocates it).
+struct EntryFactsRelease {
   size_t bytes = 0;
-  void operator()(void* table) const;
+  void operator()(EntryFacts* facts) const;
 };
 
 class Dictionary {
@@ -136,8 +136,8 @@ class Dictionary {
   uint32_t supp_count_ = 0;
   const TrieNode* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
-  // Built at load into memory mapped in one call (see allocate_table in dictionary.cc).
-  std::unique_ptr<EntryFacts[], LoadTableRelease> facts_;
+  // Built at load into memory mapped in one call (see allocate_facts in dictionary.cc).
+  std::unique_ptr<EntryFacts[], EntryFactsRelease> facts_;
   const uint32_t* freq_ = nullptr;
   const int32_t* hmm_ = nullptr;
   uint32_t entry_count_ = 0;
