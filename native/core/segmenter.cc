@@ -177,18 +177,8 @@ bool Segmenter::decode_more(size_t k) {
       block_done_ = true;
       break;
     }
-    const uint32_t lead = p[pos];
-    uint32_t cp;
-    size_t next = pos + 3;
-    // Fast path for the common case, a CJK character in three bytes: a lead of E3..EF
-    // except ED (surrogates) can be neither overlong nor a surrogate.
-    if (lead >= 0xe3 && lead != 0xed && lead <= 0xef && pos + 2 < n && (p[pos + 1] & 0xc0) == 0x80 &&
-        (p[pos + 2] & 0xc0) == 0x80) {
-      cp = ((lead & 0x0fu) << 12) | ((p[pos + 1] & 0x3fu) << 6) | (p[pos + 2] & 0x3fu);
-    } else {
-      next = pos;
-      cp = decode_utf8(p, n, next);
-    }
+    size_t next = pos;
+    const uint32_t cp = decode_utf8(p, n, next);
     if (!is_han_default(cp)) {
       block_done_ = true;
       break;

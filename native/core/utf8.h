@@ -17,6 +17,12 @@ inline uint32_t decode_utf8(const unsigned char* p, size_t n, size_t& i) {
     i += 1;
     return b;
   }
+  // Most CJK first: a lead of E3..EF other than ED (surrogates) is never overlong nor a surrogate.
+  if (b >= 0xe3 && b <= 0xef && b != 0xed && cont(i + 1) && cont(i + 2)) {
+    const uint32_t cp = ((b & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
+    i += 3;
+    return cp;
+  }
   if (b >= 0xc2 && b <= 0xdf && cont(i + 1)) {
     const uint32_t cp = ((b & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
     i += 2;
