@@ -80,13 +80,20 @@ struct DefaultPipeline::Scratch {
   };
 
   // What a dictionary word contributes, cached by entry (direct-mapped: a word whose slot
-  // another took is worked out again).
+  // another took is worked out again). A short word also keeps its character features'
+  // plan (alphabet ids and places), so a word seen before is counted without decoding it.
+  static constexpr int kPlannedChars = 4;
+  static constexpr uint8_t kNoPlan = 0xff;
   struct WordSlot {
-    Fingerprint hash;
-    int64_t unit = 0;
     int32_t entry = -1;
+    bool skip = false;      // no word character, or a stop word
+    uint8_t chars = kNoPlan;  // character features in the plan, or kNoPlan: decode the word
+    uint8_t char_at[kPlannedChars] = {};   // byte offset of each in the word
+    uint8_t char_len[kPlannedChars] = {};  // and its byte length
+    uint32_t char_id[kPlannedChars] = {};  // and its alphabet id (by_alphabet_id)
+    int64_t unit = 0;
     TextMark mark;
-    bool skip = false;  // no word character, or a stop word
+    Fingerprint hash;
   };
   static constexpr size_t kWordSlots = 4096;
   std::vector<WordSlot> word_cache;
@@ -97,6 +104,8 @@ struct DefaultPipeline::Scratch {
   }
   std::vector<CharSlot> by_alphabet_id;
   std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
+
+  CharSlot& alphabet_slot(uint32_t id) { return by_alphabet_id[id]; }
 
   template <class UnitWeight>
   CharSlot& char_slot(uint32_t cp, std::string_view ch, bool use_stop_words, UnitWeight&& unit_weight) {
@@ -118,6 +127,35 @@ struct DefaultPipeline::Scratch {
       slot->known = true;
     }
     return *slot;
+  }
+
+  // Fills `word`'s plan: the character features of its bytes [start, end) of `text`, in
+  // order, each with the alphabet id of its slot. No plan when a character is outside the
+  // alphabet or the word has more than kPlannedChars of them.
+  template <class UnitWeight>
+  void plan_chars(WordSlot& word, std::string_view text, size_t start, size_t end, bool use_stop_words,
+                  UnitWeight&& unit_weight) {
+    if (end - start > 0xff) return;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    const Dictionary& dictionary = segmenter.dictionary();
+    uint8_t count = 0;
+    for (size_t offset = start, next; offset < end; offset = next) {
+      next = offset;
+      const uint32_t cp = decode_valid_utf8(bytes, next);
+      if (!is_word_code_point(cp)) continue;
+      const int32_t id = dictionary.char_id(cp);
+      if (id <= 0) return;
+      const CharSlot& slot = char_slot(cp, text.substr(offset, next - offset), use_stop_words, unit_weight);
+      // A one-character word's character counts even when it is a stop word on its own:
+      // the word passed the stop test (as in the loop that decodes).
+      if (slot.stop && !(offset == start && next == end)) continue;
+      if (count == kPlannedChars) return;
+      word.char_at[count] = static_cast<uint8_t>(offset - start);
+      word.char_len[count] = static_cast<uint8_t>(next - offset);
+      word.char_id[count] = static_cast<uint32_t>(id);
+      ++count;
+    }
+    word.chars = count;
   }
 
   void reset() {
@@ -257,10 +295,23 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
       word->unit = unit_weight(entry, text.size());
       if (want_words && !word->skip) word->hash = feature_hash(s.cps.data(), s.cps.size());
+      word->chars = Scratch::kNoPlan;
+      if (want_chars && !word->skip && entry >= 0) {
+        s.plan_chars(*word, s.normalized, start, end, options_.use_stop_words, unit_weight);
+      }
     }
     if (word->skip) return;
     if (want_words) s.add_word(*word, start, text.size());
     if (!want_chars) return;
+    if (word->chars != Scratch::kNoPlan) {
+      // A one-character word counts its character at the word's weight (it passed the stop test).
+      const bool one = word->chars == 1 && word->char_len[0] == end - start;
+      for (int k = 0; k < word->chars; ++k) {
+        Scratch::CharSlot& slot = s.alphabet_slot(word->char_id[k]);
+        s.add_char(slot, one ? word->unit : slot.unit, start + word->char_at[k], word->char_len[k]);
+      }
+      return;
+    }
     for (size_t offset = start, next; offset < end; offset = next) {
       next = offset;
       const uint32_t cp = decode_valid_utf8(bytes, next);
