@@ -200,7 +200,8 @@ void normalize(std::string_view utf8, const NormalizeOptions& options, std::stri
         continue;
       }
       // U+4000..U+9FFF (most of CJK): valid whenever both continuation bytes are, and never folded.
-      if (b >= 0xe4 && b <= 0xe9 && i + 2 < n && (p[i + 1] & 0xc0) == 0x80 && (p[i + 2] & 0xc0) == 0x80) {
+      // (x ^ 0x80 is below 0x40 exactly for a continuation byte: one test covers both.)
+      if (b >= 0xe4 && b <= 0xe9 && i + 2 < n && ((p[i + 1] ^ 0x80u) | (p[i + 2] ^ 0x80u)) < 0x40) {
         i += 3;
         continue;
       }

@@ -206,6 +206,12 @@ bool Segmenter::decode_more(size_t k) {
   return k < h;
 }
 
+void Segmenter::grow_edges() {
+  e_end_.resize(e_end_.size() * 2);
+  e_entry_.resize(e_end_.size());
+  e_lf_.resize(e_end_.size());
+}
+
 void Segmenter::grow_window(size_t size) {
   const size_t cap = std::max(size, w_cp_.size() * 2);
   w_cp_.resize(cap);
@@ -230,31 +236,46 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
   size_t i = 0;
   uint32_t edges = 0;
   size_t reach = 0;
-  auto add_edge = [this](uint32_t count, size_t end, int32_t entry, int32_t lf) {
-    if (count >= e_end_.size()) {
-      e_end_.resize(e_end_.size() * 2);
-      e_entry_.resize(e_end_.size());
-      e_lf_.resize(e_end_.size());
+  // The edge arrays as locals (kept in registers): only add_edge grows them.
+  uint32_t* e_end = e_end_.data();
+  int32_t* e_entry = e_entry_.data();
+  int32_t* e_lf = e_lf_.data();
+  size_t e_cap = e_end_.size();
+  auto add_edge = [&](uint32_t count, size_t end, int32_t entry, int32_t lf) {
+    if (count >= e_cap) {
+      grow_edges();
+      e_end = e_end_.data();
+      e_entry = e_entry_.data();
+      e_lf = e_lf_.data();
+      e_cap = e_end_.size();
     }
-    e_end_[count] = static_cast<uint32_t>(end);
-    e_entry_[count] = entry;
-    e_lf_[count] = lf;
+    e_end[count] = static_cast<uint32_t>(end);
+    e_entry[count] = entry;
+    e_lf[count] = lf;
     return count + 1;
   };
+  const EntryFacts* facts = facts_;
   for (;;) {
     if (!ensure(i) || stop_) {
       e_start_[i] = edges;
       if (i > from) window(from, i, hmm, longest);
       break;
     }
-    // The DAG: every dictionary word starting at i.
+    // The DAG: every dictionary word starting at i. The window arrays are read through
+    // locals, reloaded after ensure() decodes more (the only place they change).
     e_start_[i] = edges;
     const uint32_t first = edges;
     int32_t single = -1;
     int32_t s = 0;
-    size_t j = i;
-    while (j < have_ || ensure(j)) {
-      const int32_t c = w_id_[j];
+    size_t have = have_;
+    const int32_t* w_id = w_id_.data();
+    for (size_t j = i;; j++) {
+      if (j >= have) {
+        if (!ensure(j)) break;
+        have = have_;
+        w_id = w_id_.data();
+      }
+      const int32_t c = w_id[j];
       if (c == 0 || !trie[s].may_have_child(c)) break;
       const int32_t t = trie[s].base + c;
       if (trie[t].check != s) break;
@@ -262,14 +283,13 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
       const int32_t e = trie[t].entry;
       if (e >= 0) {
         if (j == i) single = e;
-        const int32_t lf = e < base_entries_ ? facts_[e].log_freq : ov_log_freq_[e - base_entries_];
+        const int32_t lf = facts[e].log_freq;  // the dictionary's entries (checked at load)
         if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
       }
-      j++;
     }
     if (overlay) {
       int32_t node = 0;
-      j = i;
+      size_t j = i;
       while (ensure(j)) {
         auto child = ov_child_.find(static_cast<uint64_t>(node) * kOverlayKey + w_cp_[j]);
         if (child == ov_child_.end()) break;
@@ -285,13 +305,13 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     }
     s_entry_[i] = single;
     if (edges == first) edges = add_edge(edges, i + 1, single, 0);
-    if (i == from && edges == first + 1 && e_end_[first] == i + 1) {
+    if (i == from && edges == first + 1 && e_end[first] == i + 1) {
       // Fast path: a window of one character with one way through it; window() would do this.
       if (hmm || is_ascii_alnum(w_cp_[i])) {
         if (!p_active_) {
           p_active_ = true;
           p_start_ = w_off_[i];
-          p_entry_ = e_entry_[first];
+          p_entry_ = e_entry[first];
         }
         p_count_++;
       } else {
@@ -300,7 +320,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
         } else {
           flush_ascii(w_off_[i]);
         }
-        emit(w_off_[i], w_off_[i + 1], e_entry_[first]);
+        emit(w_off_[i], w_off_[i + 1], e_entry[first]);
       }
       i++;
       from = i;
@@ -310,7 +330,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
       continue;
     }
     for (uint32_t k = first; k < edges; k++) {
-      if (e_end_[k] > reach) reach = e_end_[k];
+      if (e_end[k] > reach) reach = e_end[k];
     }
     i++;
     if (reach <= i || i - from >= kWindowCap) {

@@ -122,6 +122,7 @@ class Segmenter {
   bool decode_more(size_t k);
   void compact(size_t& from, size_t& i, size_t& reach);
   void grow_window(size_t size);
+  void grow_edges();
   size_t block(size_t start, bool hmm, bool longest);
   void window(size_t from, size_t m, bool hmm, bool longest);
   void flush_ascii(size_t end);

@@ -18,10 +18,14 @@ inline uint32_t decode_utf8(const unsigned char* p, size_t n, size_t& i) {
     return b;
   }
   // Most CJK first: a lead of E3..EF other than ED (surrogates) is never overlong nor a surrogate.
-  if (b >= 0xe3 && b <= 0xef && b != 0xed && cont(i + 1) && cont(i + 2)) {
-    const uint32_t cp = ((b & 0x0fu) << 12) | ((p[i + 1] & 0x3fu) << 6) | (p[i + 2] & 0x3fu);
-    i += 3;
-    return cp;
+  // x ^ 0x80 is below 0x40 exactly for a continuation byte: one test covers both.
+  if (static_cast<unsigned>(b - 0xe3) <= 0xef - 0xe3 && b != 0xed && i + 2 < n) {
+    const uint32_t c1 = p[i + 1] ^ 0x80u;
+    const uint32_t c2 = p[i + 2] ^ 0x80u;
+    if ((c1 | c2) < 0x40) {
+      i += 3;
+      return ((b & 0x0fu) << 12) | (c1 << 6) | c2;
+    }
   }
   if (b >= 0xc2 && b <= 0xdf && cont(i + 1)) {
     const uint32_t cp = ((b & 0x1fu) << 6) | (p[i + 1] & 0x3fu);
