@@ -146,8 +146,9 @@ struct DefaultPipeline::Scratch {
       const int32_t id = dictionary.char_id(cp);
       if (id <= 0) return;
       const CharSlot& slot = char_slot(cp, text.substr(offset, next - offset), use_stop_words, unit_weight);
-      // A one-character word's character counts even when it is a stop word on its own:
-      // the word passed the stop test (as in the loop that decodes).
+      // A one-character word's character counts even when it is a stop word on its own: the
+      // word passed the stop test. (The same rule as collect()'s loop for words without a
+      // plan; a shared visitor cost 0.7% more instructions per pass, the compiler inlining less.)
       if (slot.stop && !(offset == start && next == end)) continue;
       if (count == kPlannedChars) return;
       word.char_at[count] = static_cast<uint8_t>(offset - start);
