@@ -9,11 +9,12 @@
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++17", "-O3", "-ffp-contract=off"],
+      "cflags_cc": ["-std=c++17", "-O3", "-ffp-contract=off", "-fvisibility=hidden"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
         "MACOSX_DEPLOYMENT_TARGET": "10.15",
+        "GCC_SYMBOLS_PRIVATE_EXTERN": "YES",
         "OTHER_CFLAGS": ["-ffp-contract=off"]
       },
       "msvs_settings": {
