@@ -79,8 +79,7 @@ class FingerprintWorker : public Napi::AsyncWorker {
       auto& r = *static_cast<Reader*>(context);
       const size_t i = r.first + index;
       const size_t start = r.batch->starts[i];
-      simhash_zh::utf16_to_utf8(r.batch->units.data() + start, r.batch->starts[i + 1] - start, r.utf8);
-      return r.utf8;
+      return simhash_zh::utf16_to_utf8(r.batch->units.data() + start, r.batch->starts[i + 1] - start, r.utf8);
     };
     std::vector<Fingerprint> fingerprints(batch.chunk);
     for (;;) {

@@ -20,13 +20,17 @@ void utf8_to_utf16(std::string_view utf8, std::u16string& out) {
   }
 }
 
-void utf16_to_utf8(const char16_t* units, size_t count, std::string& out) {
-  // At most 3 bytes per unit (a pair is 4 bytes for 2 units): write through a pointer, then trim.
-  out.resize(count * 3);
-  auto* o = reinterpret_cast<unsigned char*>(out.data());
+std::string_view utf16_to_utf8(const char16_t* units, size_t count, std::string& buffer) {
+  // At most 3 bytes per unit (a pair is 4 bytes for 2 units): write through a pointer.
+  if (buffer.size() < count * 3) buffer.resize(count * 3);
+  auto* o = reinterpret_cast<unsigned char*>(buffer.data());
   size_t n = 0;
   for (size_t i = 0; i < count; ++i) {
     uint32_t cp = units[i];
+    if (cp < 0x80) {
+      o[n++] = static_cast<unsigned char>(cp);
+      continue;
+    }
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < count && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
       cp = 0x10000 + ((cp - 0xd800) << 10) + (units[i + 1] - 0xdc00);
       ++i;
@@ -35,7 +39,7 @@ void utf16_to_utf8(const char16_t* units, size_t count, std::string& out) {
     }
     n += encode_utf8(cp, o + n);
   }
-  out.resize(n);
+  return std::string_view(buffer.data(), n);
 }
 
 std::string utf16le_bytes(const char16_t* units, size_t count) {

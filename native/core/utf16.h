@@ -12,8 +12,9 @@ namespace simhash_zh {
 void utf8_to_utf16(std::string_view utf8, std::u16string& out);
 
 // Encodes UTF-16 as UTF-8; each lone surrogate becomes U+FFFD, exactly as
-// N-API's napi_get_value_string_utf8 converts JS strings.
-void utf16_to_utf8(const char16_t* units, size_t count, std::string& out);
+// N-API's napi_get_value_string_utf8 converts JS strings. Returns the bytes, written to the
+// front of `buffer`, which only grows (so a loop over many texts does not clear it each time).
+std::string_view utf16_to_utf8(const char16_t* units, size_t count, std::string& buffer);
 
 // Encodes UTF-16 code units as UTF-16LE bytes (the layout tokens() returns).
 std::string utf16le_bytes(const char16_t* units, size_t count);
