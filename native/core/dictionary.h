@@ -70,6 +70,16 @@ struct TrieNode {
 
 static_assert(sizeof(TrieNode) == 16, "a trie slot is 16 bytes in the file");
 
+// Moves `s` to its child by alphabet id `c` and returns true, or returns false when it has
+// none (id 0, outside the alphabet, never has one).
+inline bool trie_step(const TrieNode* trie, int32_t& s, int32_t c) {
+  if (c == 0 || !trie[s].may_have_child(c)) return false;
+  const int32_t t = trie[s].base + c;
+  if (trie[t].check != s) return false;
+  s = t;
+  return true;
+}
+
 // Frees a facts table (dictionary.cc allocates it).
 struct EntryFactsRelease {
   size_t bytes = 0;

@@ -75,11 +75,7 @@ int32_t Segmenter::lookup(size_t start, size_t end) const {
   size_t pos = start;
   size_t next = pos;
   while (pos < end) {
-    const int32_t c = char_id(decode(pos, &next));
-    if (c == 0 || !trie[s].may_have_child(c)) break;
-    const int32_t t = trie[s].base + c;
-    if (trie[t].check != s) break;
-    s = t;
+    if (!trie_step(trie, s, char_id(decode(pos, &next)))) break;
     pos = next;
   }
   if (pos == end && trie[s].entry >= 0) return trie[s].entry;
@@ -275,12 +271,8 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
         have = have_;
         w_id = w_id_.data();
       }
-      const int32_t c = w_id[j];
-      if (c == 0 || !trie[s].may_have_child(c)) break;
-      const int32_t t = trie[s].base + c;
-      if (trie[t].check != s) break;
-      s = t;
-      const int32_t e = trie[t].entry;
+      if (!trie_step(trie, s, w_id[j])) break;
+      const int32_t e = trie[s].entry;
       if (e >= 0) {
         if (j == i) single = e;
         const int32_t lf = facts[e].log_freq;  // the dictionary's entries (checked at load)
