@@ -264,12 +264,10 @@ export function readDictionary(input: Uint8Array): DictionaryData {
     if (base < 0 || base > baseLimit || check < -1 || check >= trieSlots || entry < -1 || entry >= entryCount) {
       throw corrupt('trie slot out of range');
     }
-  }
-  // Every child has its bit in its parent's filter: the walks then find the same words as
-  // without it. (A bit set for no child only costs a load.)
-  for (let t = 1; t < trieSlots; t++) {
-    const parent = trie[4 * t + 1]!;
-    if (parent >= 0 && !mayHaveChild(trie, parent, t - trie[4 * parent]!)) {
+    // Every child has its bit in its parent's filter: the walks then find the same words as
+    // without it. (A bit set for no child only costs a load.) The parent is a slot of the
+    // array (checked just above); its base, if not yet checked, only enters the arithmetic.
+    if (t > 0 && check >= 0 && !mayHaveChild(trie, check, t - trie[4 * check]!)) {
       throw corrupt(`trie slot ${t} is missing from its parent's child filter`);
     }
   }

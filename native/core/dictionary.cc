@@ -402,12 +402,12 @@ bool Dictionary::validate(DictStatus* status) {
         node.entry < -1 || node.entry >= static_cast<int64_t>(entry_count_)) {
       return corrupt(status, "trie slot out of range");
     }
-  }
-  // Every child has its bit in its parent's filter: the walks then find the same words as
-  // without it. (A bit set for no child only costs a load.)
-  for (uint32_t t = 1; t < trie_slots_; t++) {
-    const int32_t parent = trie_[t].check;
-    if (parent >= 0 && !trie_[parent].may_have_child(static_cast<int32_t>(t) - trie_[parent].base)) {
+    // Every child has its bit in its parent's filter: the walks then find the same words as
+    // without it. (A bit set for no child only costs a load.) The parent is a slot of the
+    // array (checked just above); its base, if not yet checked, only enters the arithmetic,
+    // done unsigned so that any value wraps instead of overflowing (only bits 0-4 count).
+    const int32_t parent = node.check;
+    if (t > 0 && parent >= 0 && !trie_[parent].may_have_child(static_cast<int32_t>(t - static_cast<uint32_t>(trie_[parent].base)))) {
       return corrupt(status, "trie slot " + std::to_string(t) + " is missing from its parent's child filter");
     }
   }
