@@ -94,11 +94,8 @@ int32_t Segmenter::lookup(size_t start, size_t end) const {
 
 // The entry of a one-character word, as lookup() would find it.
 int32_t Segmenter::single_entry(uint32_t cp) const {
-  const int32_t c = char_id(cp);
-  if (c != 0) {
-    const TrieNode& node = trie_[trie_[0].base + c];
-    if (node.check == 0 && node.entry >= 0) return node.entry;
-  }
+  int32_t s = 0;
+  if (trie_step(trie_, s, char_id(cp)) && trie_[s].entry >= 0) return trie_[s].entry;
   if (ov_child_.empty()) return -1;
   auto child = ov_child_.find(cp);  // node 0 * kOverlayKey + cp
   return child == ov_child_.end() ? -1 : ov_entry_[child->second];
