@@ -336,3 +336,77 @@ describe('quality benchmark: methods and CLI', function () {
     }
   });
 });
+
+describe('quality benchmark: the ideal-SimHash ceiling', function () {
+  const ceiling = require('../bench/quality/ceiling');
+  const { runCeiling, formatCeiling } = require('../bench/quality-ceiling');
+
+  /** P(X <= k), X ~ Binomial(n, 1/2), exactly (BigInt), as a double. */
+  function halfCdf(n, k) {
+    let sum = 0n;
+    let choose = 1n;
+    for (let i = 0; i <= k; i++) {
+      sum += choose;
+      choose = (choose * BigInt(n - i)) / BigInt(i + 1);
+    }
+    return Number(sum) / 2 ** n;
+  }
+
+  it('computes binomial tails', function () {
+    for (const k of [0, 3, 16, 31, 32, 40]) {
+      const exact = halfCdf(64, k);
+      assert.ok(Math.abs(ceiling.binomialCdf(64, 0.5, k) - exact) <= 1e-12 * Math.max(exact, 1e-300), `k = ${k}`);
+    }
+    // k = 1, n = 4, p = 0.1: 0.9^4 + 4 * 0.1 * 0.9^3.
+    assert.ok(Math.abs(ceiling.binomialCdf(4, 0.1, 1) - (0.6561 + 0.2916)) < 1e-14);
+    assert.equal(ceiling.binomialCdf(64, 0, 0), 1);
+    assert.equal(ceiling.binomialCdf(64, 1, 63), 0);
+    assert.equal(ceiling.binomialCdf(64, 0.3, 64), 1);
+    assert.equal(ceiling.binomialCdf(64, 0.3, -1), 0);
+  });
+
+  it('builds weighted feature vectors and their cosine', function () {
+    const a = ceiling.featureVector([{ hash: 1n, weight: 3 }, { hash: 2n, weight: 4 }]);
+    const b = ceiling.featureVector([{ hash: 1n, weight: 1 }, { hash: 1n, weight: 2 }, { hash: 2n, weight: 4 }]);
+    assert.deepEqual([...b], [[1n, 3], [2n, 4]]);
+    assert.equal(ceiling.cosine(a, b), 1);
+    assert.equal(ceiling.cosine(a, ceiling.featureVector([{ hash: 9n, weight: 5 }])), 0);
+    assert.equal(ceiling.cosine(a, new Map()), 0);
+    const c = ceiling.featureVector([{ hash: 1n, weight: 1 }, { hash: 2n, weight: 1 }]);
+    assert.ok(Math.abs(ceiling.cosine(c, ceiling.featureVector([{ hash: 1n, weight: 7 }])) - Math.SQRT1_2) < 1e-15);
+    assert.equal(ceiling.idealWithin(1, 64, 0), 1);
+    assert.equal(ceiling.idealWithin(0, 64, 3), ceiling.binomialCdf(64, 0.5, 3));
+  });
+
+  it('averages ideal and measured recall per kind', function () {
+    const same = ceiling.featureVector([{ hash: 1n, weight: 2 }]);
+    const other = ceiling.featureVector([{ hash: 2n, weight: 2 }]);
+    const set = { bases: [{ text: 'a' }], variants: [{ base: 0, kind: 'typo' }, { base: 0, kind: 'typo' }, { base: 0, kind: 'swap' }] };
+    const result = ceiling.ceilingForSet({ set, vectors: [same, same, other, same], distances: [0, 30, 2], bits: 64, k: 3 });
+    const tail = ceiling.binomialCdf(64, 0.5, 3);
+    assert.equal(result.positives, 3);
+    assert.equal(result.measured, 2 / 3);
+    assert.equal(result.ideal, (1 + tail + 1) / 3);
+    assert.deepEqual(result.kinds, { typo: { count: 2, ideal: (1 + tail) / 2, measured: 0.5 }, swap: { count: 1, ideal: 1, measured: 1 } });
+  });
+
+  it('measures the same recall at k as the quality benchmark, kind by kind', function () {
+    const result = runCeiling({ ...OPTIONS, k: 3 });
+    const bench = quality.runQualityBench({ ...OPTIONS, presets: false, peers: false });
+    const measured = bench.methods[0];
+    assert.equal(result.methods[0].name, 'default');
+    for (const name of corpus.SETS) {
+      const mine = result.methods[0].sets[name];
+      assert.equal(mine.positives, measured.sets[name].positives);
+      assert.equal(mine.measured, measured.sets[name].curve[3].recall);
+      for (const [kind, { ideal, measured: recall }] of Object.entries(mine.kinds)) {
+        assert.equal(recall, measured.sets[name].kinds[kind].recall[3], `${name}/${kind}`);
+        assert.ok(ideal >= 0 && ideal <= 1);
+      }
+      // Markup and width changes leave the features as they were: the ideal is certain.
+      assert.equal(mine.kinds.html.ideal, 1);
+      assert.equal(mine.kinds.width.ideal, 1);
+    }
+    assert.match(formatCeiling(result, 'node bench/quality-ceiling.js'), /Short texts: \d+ positive pairs/);
+  });
+});

@@ -1,0 +1,81 @@
+'use strict';
+// What an ideal SimHash could reach on a method's features and weights. For a SimHash whose
+// bits behave like random hyperplanes, two texts differ in each of `bits` bits with
+// probability theta/pi, theta the angle between their weighted feature vectors (Charikar
+// 2002), so the chance that a pair lands within k is a binomial tail. Averaged over the
+// positive pairs, that is the recall at k of the best hashing of these features: a gap to
+// the measured recall is the hashing's fault, the rest belongs to the features and weights.
+
+/** P(X <= k) for X ~ Binomial(n, p). */
+function binomialCdf(n, p, k) {
+  if (k < 0) return 0;
+  if (k >= n || p <= 0) return 1;
+  if (p >= 1) return 0;
+  // Terms from ln C(n, i) + i ln p + (n - i) ln(1 - p), summed in order (n is at most 128 here).
+  let sum = 0;
+  let logChoose = 0;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logChoose += Math.log((n - i + 1) / i);
+    sum += Math.exp(logChoose + i * Math.log(p) + (n - i) * Math.log1p(-p));
+  }
+  return Math.min(1, sum);
+}
+
+/** A text's weighted feature vector from SimHash#tokens(): feature hash -> summed weight. */
+function featureVector(tokens) {
+  const vector = new Map();
+  for (const { hash, weight } of tokens) vector.set(hash, (vector.get(hash) || 0) + weight);
+  return vector;
+}
+
+/** Cosine of two feature vectors (0 when either is empty). */
+function cosine(a, b) {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (const [hash, weight] of a) {
+    normA += weight * weight;
+    const other = b.get(hash);
+    if (other !== undefined) dot += weight * other;
+  }
+  for (const weight of b.values()) normB += weight * weight;
+  if (normA === 0 || normB === 0) return 0;
+  return Math.max(-1, Math.min(1, dot / Math.sqrt(normA * normB)));
+}
+
+/** The probability that an ideal `bits`-bit SimHash puts two texts within k bits. */
+function idealWithin(cos, bits, k) {
+  return binomialCdf(bits, Math.acos(cos) / Math.PI, k);
+}
+
+/**
+ * Ideal and measured recall at k for one set.
+ *   set: { bases, variants: [{ base, kind, detail? }] }
+ *   vectors: featureVector of bases (0..n-1) then variants (n..)
+ *   distances: measured Hamming distance of each variant to its base
+ * Returns { positives, ideal, measured, kinds: { kind: { count, ideal, measured } } }.
+ */
+function ceilingForSet({ set, vectors, distances, bits, k }) {
+  const n = set.bases.length;
+  const kinds = {};
+  let ideal = 0;
+  let measured = 0;
+  set.variants.forEach((variant, v) => {
+    const p = idealWithin(cosine(vectors[variant.base], vectors[n + v]), bits, k);
+    const hit = distances[v] <= k ? 1 : 0;
+    ideal += p;
+    measured += hit;
+    const kind = (kinds[variant.kind] ||= { count: 0, ideal: 0, measured: 0 });
+    kind.count++;
+    kind.ideal += p;
+    kind.measured += hit;
+  });
+  const count = set.variants.length;
+  for (const kind of Object.values(kinds)) {
+    kind.ideal /= kind.count;
+    kind.measured /= kind.count;
+  }
+  return { positives: count, ideal: count ? ideal / count : null, measured: count ? measured / count : null, kinds };
+}
+
+module.exports = { binomialCdf, featureVector, cosine, idealWithin, ceilingForSet };
