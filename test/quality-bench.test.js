@@ -409,4 +409,25 @@ describe('quality benchmark: the ideal-SimHash ceiling', function () {
     }
     assert.match(formatCeiling(result, 'node bench/quality-ceiling.js'), /Short texts: \d+ positive pairs/);
   });
+
+  it('runs from the command line on a corpus for one set and writes JSON', function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-ceiling-'));
+    try {
+      const file = path.join(dir, 'corpus.txt');
+      fs.writeFileSync(file, SHORT_LINES.concat(PARAGRAPHS).join('\n') + '\n');
+      const json = path.join(dir, 'out.json');
+      const run = (args) => execFileSync(process.execPath, ['bench/quality-ceiling.js', ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const stdout = run(['--k', '5', '--corpus', `short:${file}`, '--bases', '8', '--json', json]);
+      assert.match(stdout, /recall at k = 5/);
+      assert.match(stdout, /Short texts: \d+ positive pairs/);
+      assert.doesNotMatch(stdout, /Documents:/);
+      assert.match(stdout, /Reproduce: node bench\/quality-ceiling\.js --k 5 --corpus short:/);
+      const result = JSON.parse(fs.readFileSync(json, 'utf8'));
+      assert.equal(result.k, 5);
+      assert.deepEqual(Object.keys(result.methods[0].sets), ['short']);
+      assert.throws(() => run(['--k', 'x']), /--k must be an integer/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
