@@ -22,16 +22,14 @@ const kindRank = (kind) => (variantsLib.KINDS.includes(kind) ? variantsLib.KINDS
 /** Ideal and measured recall at k of the default pipeline and of each extra configuration. */
 function runCeiling({ k = quality.TARGETS.k, configs = [], ...options } = {}) {
   const { sets } = quality.buildSets(options);
-  const lib = methodsLib.loadLib();
   const methods = [{ name: 'default', options: {} }, ...configs.map((c) => ({ name: methodsLib.configName(c), options: c }))];
   const results = [];
   for (const { name, options: simhashOptions } of methods) {
-    const method = methodsLib.fromSimHash(name, simhashOptions, lib);
+    const method = methodsLib.fromSimHash(name, simhashOptions);
     if (!method.available) {
       results.push({ name, options: simhashOptions, available: false, error: method.error });
       continue;
     }
-    const engine = new lib.SimHash(simhashOptions);
     const entry = { name, options: simhashOptions, available: true, bits: method.bits, sets: {} };
     for (const setName of corpus.SETS) {
       const set = sets[setName];
@@ -41,7 +39,7 @@ function runCeiling({ k = quality.TARGETS.k, configs = [], ...options } = {}) {
       const wordsPerText = method.bits / 32;
       const n = set.bases.length;
       const distances = set.variants.map((v, i) => metrics.hamming(words, wordsPerText, v.base, n + i));
-      const vectors = texts.map((text) => featureVector(engine.tokens(text)));
+      const vectors = texts.map((text) => featureVector(method.tokens(text)));
       entry.sets[setName] = ceilingForSet({ set, vectors, distances, bits: method.bits, k });
     }
     results.push(entry);
@@ -101,15 +99,21 @@ function main(argv = process.argv.slice(2)) {
     console.log('usage: node bench/quality-ceiling.js [--k K] [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]');
     return 0;
   }
-  for (const c of opts.corpus) {
-    if (!fs.existsSync(corpus.parseCorpusArg(c).file)) {
-      console.error(`--corpus ${c}: no such file`);
-      return 2;
-    }
+  const missing = quality.missingCorpusFile(opts.corpus);
+  if (missing) {
+    console.error(missing);
+    return 2;
   }
   const result = runCeiling({ ...opts, k });
-  const args = [...(k === quality.TARGETS.k ? [] : ['--k', String(k)]), ...argv.filter((_, i) => argv[i] !== '--k' && argv[i - 1] !== '--k')];
-  const command = ['node bench/quality-ceiling.js', ...args.map((a) => (/^[\w./:=-]+$/.test(a) ? a : `'${a}'`))].join(' ');
+  const command = quality.reproduceCommand({
+    script: 'bench/quality-ceiling.js',
+    scriptArgs: k === quality.TARGETS.k ? [] : ['--k', String(k)],
+    corpusArgs: opts.corpus,
+    configs: opts.configs,
+    bases: opts.bases,
+    seed: opts.seed,
+    json: opts.json,
+  });
   if (opts.json) {
     fs.mkdirSync(path.dirname(path.resolve(opts.json)), { recursive: true });
     fs.writeFileSync(opts.json, JSON.stringify({ ...result, command }, null, 1) + '\n');

@@ -59,9 +59,12 @@ function shellQuote(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command line that reproduces a run with every setting spelled out. */
-function reproduceCommand({ corpusArgs, configs, bases, seed, json }) {
-  const args = ['node', 'bench/quality.js'];
+/**
+ * The command line that reproduces a run with every setting spelled out; `script` and its own
+ * leading `scriptArgs` for another script that takes these options (bench/quality-ceiling.js).
+ */
+function reproduceCommand({ corpusArgs, configs, bases, seed, json, script = 'bench/quality.js', scriptArgs = [] }) {
+  const args = ['node', script, ...scriptArgs];
   for (const c of corpusArgs || []) args.push('--corpus', c);
   for (const c of configs || []) args.push('--config', JSON.stringify(c));
   args.push('--bases', String(bases), '--seed', String(seed));
@@ -351,6 +354,12 @@ const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON .
   --seed S        PRNG seed (default ${DEFAULTS.seed})
   --json OUT      also write every number to OUT`;
 
+/** The error for the first --corpus argument whose file does not exist, or null. */
+function missingCorpusFile(corpusArgs) {
+  const missing = corpusArgs.find((c) => !fs.existsSync(corpus.parseCorpusArg(c).file));
+  return missing === undefined ? null : `--corpus ${missing}: no such file`;
+}
+
 function parseArgs(argv) {
   const opts = { corpus: [], configs: [], bases: DEFAULTS.bases, seed: DEFAULTS.seed, json: null };
   for (let i = 0; i < argv.length; i++) {
@@ -399,12 +408,10 @@ function main(argv = process.argv.slice(2)) {
     console.log(USAGE);
     return 0;
   }
-  for (const c of opts.corpus) {
-    const file = corpus.parseCorpusArg(c).file;
-    if (!fs.existsSync(file)) {
-      console.error(`--corpus ${c}: no such file`);
-      return 2;
-    }
+  const missing = missingCorpusFile(opts.corpus);
+  if (missing) {
+    console.error(missing);
+    return 2;
   }
   const result = runQualityBench({ ...opts, log: (line) => console.error(`[quality] ${line}`) });
   if (opts.json) {
@@ -417,6 +424,6 @@ function main(argv = process.argv.slice(2)) {
   return 0;
 }
 
-module.exports = { runQualityBench, buildSets, formatReport, parseArgs, reproduceCommand, TARGETS, DEMO, DEFAULTS, K_MAX };
+module.exports = { runQualityBench, buildSets, formatReport, parseArgs, missingCorpusFile, reproduceCommand, TARGETS, DEMO, DEFAULTS, K_MAX };
 
 if (require.main === module) process.exitCode = main();

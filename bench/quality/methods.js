@@ -1,7 +1,8 @@
 'use strict';
 // The fingerprinting methods the benchmark compares. A method is
 //   { name, bits, backend, options, fingerprintWords(texts) -> Uint32Array }
-// with bits/32 words per text; an unavailable one is { name, available: false, error }.
+// with bits/32 words per text (a simhash-zh one also has tokens(text), its SimHash#tokens);
+// an unavailable one is { name, available: false, error }.
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -28,6 +29,7 @@ function fromSimHash(name, options, lib = loadLib()) {
       const fps = instance.fingerprintMany(texts);
       return new Uint32Array(fps.buffer, fps.byteOffset, fps.length * 2);
     },
+    tokens: (text) => instance.tokens(text),
   };
 }
 
