@@ -32,6 +32,14 @@ forEachBackend('default pipeline', (backend) => {
     assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'tf' }).tokens('北京 北京 上海')), '北京:w:1408 上海:w:512');
     assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'length' }).tokens('北京 ab')), '北京:w:288 ab:w:64');
   });
+  it('an ASCII letter or digit counts as a character feature at most twice; words and Han characters count in full', function () {
+    // An unknown ASCII unit is u = 765 (the median IDF x 64): one occurrence weighs u * isqrt(u) = 20655,
+    // two weigh 1530 * 39 = 59670, four 3060 * 55 = 168300. 测's unit is 552: four weigh 2208 * 46 = 101568.
+    assert.equal(summary(simhash.tokens('tes 测')), 'tes:w:20655 t:c:20655 e:c:20655 s:c:20655 测:w:12696 测:c:12696');
+    assert.equal(summary(simhash.tokens('test test test test 测测测测')), 'test:w:168300 t:c:59670 e:c:59670 s:c:59670 测:w:101568 测:c:101568');
+    // 50 occurrences: the words weigh 38250 * 195, the letters as two occurrences.
+    assert.equal(summary(simhash.tokens('x y '.repeat(50))), 'x:w:7458750 x:c:59670 y:w:7458750 y:c:59670');
+  });
   it('normalizes: markup, entities, width and case do not change the fingerprint', function () {
     const plain = '北京大学的SimHash研究，2024年。';
     assert.equal(simhash.fingerprint('<div class="x"><p>北京大学的<b>SimHash</b>研究&#xff0c;２０２４年。</p><script>var a = 1;</script></div>'), simhash.fingerprint(plain));

@@ -30,6 +30,12 @@ const MAX_BASE = 2 ** 34;
 const MAX_WEIGHT = 2 ** 26;
 const IDF_SHIFT = 14;
 const FEATURE_CHAR = 1;
+/**
+ * How many occurrences of an ASCII character feature (a Latin letter or digit) count: how often
+ * a letter occurs says nothing about a text's topic, and counted in full the letters of English
+ * words, URLs and ids outweigh every word (native/core/pipeline.cc: the same rule).
+ */
+const MAX_ASCII_CHAR_COUNT = 2;
 const UNKNOWN = -0x80000000;
 const WEIGHT_TFIDF = 0;
 const WEIGHT_LENGTH = 1;
@@ -350,7 +356,12 @@ export class DefaultPipelineJs implements FingerprintEngine {
 
   private weight(index: number): number {
     if (this.uniform) return emphasize(64);
-    return emphasize(this.table.units[index]! * this.table.counts[index]!);
+    const table = this.table;
+    let count = table.counts[index]!;
+    if (count > MAX_ASCII_CHAR_COUNT && table.kinds[index] === FEATURE_CHAR && this.normalized.charCodeAt(table.firsts[index]!) < 0x80) {
+      count = MAX_ASCII_CHAR_COUNT;
+    }
+    return emphasize(table.units[index]! * count);
   }
 
   fingerprint(text: string): bigint {

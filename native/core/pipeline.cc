@@ -41,6 +41,20 @@ inline int64_t emphasize(int64_t base) {
   return weight > kMaxWeight ? kMaxWeight : weight;
 }
 
+// How many occurrences of an ASCII character feature (a Latin letter or digit) count: how
+// often a letter occurs says nothing about a text's topic, and counted in full the letters
+// of English words, URLs and ids outweigh every word (lib/js/pipeline.ts: the same rule).
+constexpr uint32_t kMaxAsciiCharCount = 2;
+
+// A feature's weight: emphasize(unit x occurrences), or a fixed weight when uniform.
+inline int64_t feature_weight(const Entry& entry, Weighting weighting) {
+  if (weighting == Weighting::kUniform) return emphasize(64);
+  uint32_t count = entry.count;
+  // In the normalized UTF-8 a one-byte character feature is ASCII.
+  if (entry.kind == kFeatureChar && entry.length == 1 && count > kMaxAsciiCharCount) count = kMaxAsciiCharCount;
+  return emphasize(entry.unit * static_cast<int64_t>(count));
+}
+
 // Adds `weight` to row q's bin of nibble q of `word`, for the 16 nibbles (a fixed count: unrolled).
 inline void add_nibbles(int64_t (*histogram)[16], uint64_t word, int64_t weight) {
   for (int q = 0; q < 16; ++q) histogram[q][(word >> (4 * q)) & 15U] += weight;
@@ -354,9 +368,7 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
   std::fill(&histogram[0][0], &histogram[0][0] + nibbles * 16, int64_t{0});
   int64_t total = 0;
   for (const Entry& entry : s.entries) {
-    const int64_t weight = options_.weighting == Weighting::kUniform
-                               ? emphasize(64)
-                               : emphasize(entry.unit * static_cast<int64_t>(entry.count));
+    const int64_t weight = feature_weight(entry, options_.weighting);
     total += weight;
     add_nibbles(histogram, entry.hash.lo, weight);
     if (bits == 128) add_nibbles(histogram + 16, entry.hash.hi, weight);
@@ -387,9 +399,7 @@ FeatureList DefaultPipeline::features(std::string_view utf8) const {
   collect(utf8, *scratch);
   FeatureList list;
   for (const Entry& entry : scratch->entries) {
-    const int64_t weight = options_.weighting == Weighting::kUniform
-                               ? emphasize(64)
-                               : emphasize(entry.unit * static_cast<int64_t>(entry.count));
+    const int64_t weight = feature_weight(entry, options_.weighting);
     Fingerprint hash = entry.hash;
     if (options_.bits == 64) hash.hi = 0;
     list.add(std::string_view(scratch->normalized.data() + entry.first, entry.length),
