@@ -218,20 +218,39 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     if (preset == "default") {
       require(info.Length() >= 3 && info[2].IsObject(), env, "the default pipeline needs a config object");
       engine_ = make_pipeline(env, bits, info[2].As<Napi::Object>());
+      AccountMemory(env);
       return;
     }
     engine_ = simhash_zh::make_preset(preset, bits);
     if (!engine_) throw Napi::RangeError::New(env, "unknown preset or unsupported bits");
   }
 
+  ~NativeSimHash() override {
+    if (accounted_ != 0) Napi::MemoryManagement::AdjustExternalMemory(Env(), -accounted_);
+  }
+
  private:
+  // Tells V8 how much native memory this object holds (about 1 MB of scratch per thread that used
+  // it), so that dropped instances are collected as their memory demands, as NativeIndex does.
+  // Called after each synchronous call and before an async batch, whose workers' scratch the
+  // next call counts.
+  void AccountMemory(Napi::Env env) {
+    const int64_t now = static_cast<int64_t>(engine_->memory_bytes());
+    if (now != accounted_) {
+      Napi::MemoryManagement::AdjustExternalMemory(env, now - accounted_);
+      accounted_ = now;
+    }
+  }
+
   size_t words() const { return static_cast<size_t>(engine_->bits() / 64); }
 
   Napi::Value FingerprintOne(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
     std::string buffer;
-    return to_bigint(env, engine_->fingerprint(read_text(env, info[0], buffer)), engine_->bits());
+    const Fingerprint fingerprint = engine_->fingerprint(read_text(env, info[0], buffer));
+    AccountMemory(env);
+    return to_bigint(env, fingerprint, engine_->bits());
   }
 
   // fingerprintMany(texts: string[], out: BigUint64Array): one call per batch.
@@ -264,6 +283,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
         if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
       }
     }
+    AccountMemory(env);
     return env.Undefined();
   }
 
@@ -281,6 +301,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     auto lengths = info[1].As<Napi::Uint32Array>();
     const size_t count = lengths.ElementLength();
     auto out = require_out(env, info[2], count * words());
+    AccountMemory(env);
     const int64_t workers_arg = info[3].As<Napi::Number>().Int64Value();
     if (workers_arg < 1 || workers_arg > 1024) throw Napi::RangeError::New(env, "workers must be 1..1024");
     std::shared_ptr<std::atomic<bool>> cancelled;
@@ -329,6 +350,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
     std::string buffer;
     const simhash_zh::FeatureList list = engine_->features(read_text(env, info[0], buffer));
+    AccountMemory(env);
     const auto& items = list.items();
     size_t total = 0;
     for (const auto& item : items) total += item.bytes.size();
@@ -360,6 +382,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
   }
 
   std::shared_ptr<const Fingerprinter> engine_;
+  int64_t accounted_ = 0;
 };
 
 }  // namespace

@@ -16,6 +16,8 @@ class Fingerprinter {
   // Thread-safe: a Fingerprinter is immutable once built.
   virtual Fingerprint fingerprint(std::string_view utf8) const = 0;
   virtual FeatureList features(std::string_view utf8) const = 0;
+  // Heap bytes held now (scratch included), for the host's garbage collector; thread-safe.
+  virtual size_t memory_bytes() const { return 0; }
 
   // out[i] = fingerprint(text_at(context, i)) for i < count; a view stays valid until the
   // next call. Pipelines with scratch state take it once per batch instead of per text.

@@ -20,6 +20,8 @@ class Viterbi {
  public:
   // `model`: the dictionary's HMM section (it must outlive this object).
   explicit Viterbi(const int32_t* model) : model_(model) {}
+  // Heap bytes held by the scratch buffers.
+  size_t memory_bytes() const { return back_.capacity() + states_.capacity(); }
   // Decodes cps[0, count), count >= 2, every cp in [U+4E00, U+9FD5].
   void decode(const uint32_t* cps, size_t count);
   // The best state of each character after decode().

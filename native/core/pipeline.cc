@@ -173,6 +173,16 @@ struct DefaultPipeline::Scratch {
     word.chars = count;
   }
 
+  // Heap bytes held now; `accounted` is what the pipeline's total last counted for this scratch.
+  size_t memory_bytes() const {
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    const size_t outside = outside_alphabet.size() * (sizeof(uint32_t) + sizeof(CharSlot) + 2 * sizeof(void*)) +
+                           outside_alphabet.bucket_count() * sizeof(void*);
+    return sizeof(Scratch) + segmenter.memory_bytes() + normalized.capacity() + bytes(cps) + bytes(entries) +
+           bytes(slots) + bytes(word_cache) + bytes(by_alphabet_id) + outside;
+  }
+  size_t accounted = 0;
+
   void reset() {
     entries.clear();
     if (++text_serial == 0) {
@@ -264,9 +274,15 @@ std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
 }
 
 void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
+  // What this scratch gained since it was last counted (unsigned arithmetic: a loss also adds up).
+  const size_t now = scratch->memory_bytes();
+  scratch_bytes_ += now - scratch->accounted;
+  scratch->accounted = now;
   std::lock_guard<std::mutex> lock(mutex_);
   pool_.push_back(std::move(scratch));
 }
+
+size_t DefaultPipeline::memory_bytes() const { return sizeof(*this) + scratch_bytes_.load(); }
 
 void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   normalize(utf8, options_.normalize, s.normalized);

@@ -4,6 +4,7 @@
 // sum the weights per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,6 +47,7 @@ class DefaultPipeline final : public Fingerprinter {
   Fingerprint fingerprint(std::string_view utf8) const override;
   FeatureList features(std::string_view utf8) const override;
   void fingerprint_batch(size_t count, TextAt text_at, void* context, Fingerprint* out) const override;
+  size_t memory_bytes() const override;
 
   struct Scratch;
 
@@ -61,6 +63,8 @@ class DefaultPipeline final : public Fingerprinter {
   // One scratch (segmenter, buffers) per concurrent caller: segmenters are not thread-safe.
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<Scratch>> pool_;
+  // Heap bytes of every scratch built (pooled or in use), as each last came back to the pool.
+  mutable std::atomic<size_t> scratch_bytes_{0};
 };
 
 }  // namespace simhash_zh

@@ -199,6 +199,18 @@ bool Segmenter::decode_more(size_t k) {
   return k < h;
 }
 
+size_t Segmenter::memory_bytes() const {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  // A hash map node: the value, a next pointer and a cached hash, plus one bucket pointer.
+  auto map_bytes = [](const auto& m, size_t value) { return m.size() * (value + 2 * sizeof(void*)) + m.bucket_count() * sizeof(void*); };
+  size_t total = bytes(own_facts_) + bytes(own_freq_) + bytes(ov_entry_) + bytes(ov_log_freq_) + bytes(ov_freq_);
+  total += map_bytes(ov_child_, sizeof(uint64_t) + sizeof(int32_t));
+  total += bytes(w_cp_) + bytes(w_id_) + bytes(w_off_) + bytes(s_entry_) + bytes(e_start_) + bytes(e_end_) +
+           bytes(e_entry_) + bytes(e_lf_) + bytes(r_score_) + bytes(r_end_) + bytes(r_entry_);
+  total += viterbi_.memory_bytes() + bytes(v_cp_) + bytes(v_off_);
+  return total;
+}
+
 void Segmenter::grow_edges() {
   e_end_.resize(e_end_.size() * 2);
   e_entry_.resize(e_end_.size());

@@ -99,6 +99,9 @@ class Segmenter {
   }
   bool is_stop_word(std::string_view word);
 
+  // Heap bytes this segmenter holds beyond the shared dictionary (scratch, added words, copies).
+  size_t memory_bytes() const;
+
   const Dictionary& dictionary() const { return *dict_; }
   const std::shared_ptr<const Dictionary>& shared_dictionary() const { return dict_; }
 
