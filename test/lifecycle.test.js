@@ -236,6 +236,7 @@ describe('lifecycle: an index under --expose-gc churn', function () {
       })();`);
     assertClean(result, 'instance churn');
     const growth = Number(/growth MB (-?\d+)/.exec(result.stdout)[1]);
-    assert.ok(growth < 400, `RSS grew by ${growth} MB over 4000 dropped instances`);
+    // Under AddressSanitizer (npm run test:asan) freed memory waits in a quarantine: RSS says nothing.
+    if (process.env.ASAN_OPTIONS === undefined) assert.ok(growth < 400, `RSS grew by ${growth} MB over 4000 dropped instances`);
   });
 });
