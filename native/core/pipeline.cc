@@ -7,6 +7,7 @@
 
 #include "char_class.h"
 #include "feature_hash.h"
+#include "heap_bytes.h"
 #include "utf8.h"
 
 namespace simhash_zh {
@@ -175,11 +176,9 @@ struct DefaultPipeline::Scratch {
 
   // Heap bytes held now; `accounted` is what the pipeline's total last counted for this scratch.
   size_t memory_bytes() const {
-    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    const size_t outside = outside_alphabet.size() * (sizeof(uint32_t) + sizeof(CharSlot) + 2 * sizeof(void*)) +
-                           outside_alphabet.bucket_count() * sizeof(void*);
-    return sizeof(Scratch) + segmenter.memory_bytes() + normalized.capacity() + bytes(cps) + bytes(entries) +
-           bytes(slots) + bytes(word_cache) + bytes(by_alphabet_id) + outside;
+    const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
+    return sizeof(Scratch) + segmenter.memory_bytes() + bytes(normalized) + bytes(cps) + bytes(entries) +
+           bytes(slots) + bytes(word_cache) + bytes(by_alphabet_id) + map_heap_bytes(outside_alphabet);
   }
   size_t accounted = 0;
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "heap_bytes.h"
+
 namespace simhash_zh {
 namespace {
 
@@ -200,11 +202,9 @@ bool Segmenter::decode_more(size_t k) {
 }
 
 size_t Segmenter::memory_bytes() const {
-  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  // A hash map node: the value, a next pointer and a cached hash, plus one bucket pointer.
-  auto map_bytes = [](const auto& m, size_t value) { return m.size() * (value + 2 * sizeof(void*)) + m.bucket_count() * sizeof(void*); };
+  const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
   size_t total = bytes(own_facts_) + bytes(own_freq_) + bytes(ov_entry_) + bytes(ov_log_freq_) + bytes(ov_freq_);
-  total += map_bytes(ov_child_, sizeof(uint64_t) + sizeof(int32_t));
+  total += map_heap_bytes(ov_child_);
   total += bytes(w_cp_) + bytes(w_id_) + bytes(w_off_) + bytes(s_entry_) + bytes(e_start_) + bytes(e_end_) +
            bytes(e_entry_) + bytes(e_lf_) + bytes(r_score_) + bytes(r_end_) + bytes(r_entry_);
   total += viterbi_.memory_bytes() + bytes(v_cp_) + bytes(v_off_);
