@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "heap_bytes.h"
+
 namespace simhash_zh {
 
 enum HmmState : uint8_t { kStateB = 0, kStateE = 1, kStateM = 2, kStateS = 3 };
@@ -21,7 +23,7 @@ class Viterbi {
   // `model`: the dictionary's HMM section (it must outlive this object).
   explicit Viterbi(const int32_t* model) : model_(model) {}
   // Heap bytes held by the scratch buffers.
-  size_t memory_bytes() const { return back_.capacity() + states_.capacity(); }
+  size_t memory_bytes() const { return vector_heap_bytes(back_) + vector_heap_bytes(states_); }
   // Decodes cps[0, count), count >= 2, every cp in [U+4E00, U+9FD5].
   void decode(const uint32_t* cps, size_t count);
   // The best state of each character after decode().

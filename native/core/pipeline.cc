@@ -174,14 +174,12 @@ struct DefaultPipeline::Scratch {
     word.chars = count;
   }
 
-  // Heap bytes held now; `accounted` is what the pipeline's total last counted for this scratch.
+  // Heap bytes held now.
   size_t memory_bytes() const {
     const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
     return sizeof(Scratch) + segmenter.memory_bytes() + bytes(normalized) + bytes(cps) + bytes(entries) +
            bytes(slots) + bytes(word_cache) + bytes(by_alphabet_id) + map_heap_bytes(outside_alphabet);
   }
-  size_t accounted = 0;
-
   void reset() {
     entries.clear();
     if (++text_serial == 0) {
@@ -273,15 +271,17 @@ std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
 }
 
 void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
-  // What this scratch gained since it was last counted (unsigned arithmetic: a loss also adds up).
-  const size_t now = scratch->memory_bytes();
-  scratch_bytes_ += now - scratch->accounted;
-  scratch->accounted = now;
   std::lock_guard<std::mutex> lock(mutex_);
   pool_.push_back(std::move(scratch));
 }
 
-size_t DefaultPipeline::memory_bytes() const { return sizeof(*this) + scratch_bytes_.load(); }
+size_t DefaultPipeline::memory_bytes() const {
+  // The pooled scratch: one in use by another thread is counted once it is back.
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t total = sizeof(*this);
+  for (const auto& scratch : pool_) total += scratch->memory_bytes();
+  return total;
+}
 
 void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   normalize(utf8, options_.normalize, s.normalized);

@@ -4,7 +4,6 @@
 // sum the weights per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -63,8 +62,6 @@ class DefaultPipeline final : public Fingerprinter {
   // One scratch (segmenter, buffers) per concurrent caller: segmenters are not thread-safe.
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<Scratch>> pool_;
-  // Heap bytes of every scratch built (pooled or in use), as each last came back to the pool.
-  mutable std::atomic<size_t> scratch_bytes_{0};
 };
 
 }  // namespace simhash_zh
