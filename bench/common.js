@@ -70,12 +70,16 @@ function table(rows, columns) {
   return [line(columns), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map((r) => line(columns.map((c) => r[c])))].join('\n');
 }
 
-function writeJson(name, data) {
-  const dir = path.join(__dirname, 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
+/** Writes `data` as JSON (`space` as JSON.stringify's) to `file`, creating its directory. */
+function writeJsonFile(file, data, space = 2) {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(data, null, space) + '\n');
   return file;
+}
+
+/** Writes bench/results/NAME.json; returns its path. */
+function writeJson(name, data) {
+  return writeJsonFile(path.join(__dirname, 'results', `${name}.json`), data);
 }
 
 function argValues(flag) {
@@ -86,4 +90,4 @@ function argValues(flag) {
   return values;
 }
 
-module.exports = { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, argValues };
+module.exports = { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };

@@ -15,9 +15,9 @@
 // against this process's CPU time (user + system): on a shared machine the CPU figure is the honest
 // "one core" number, and the wall figure shows what the load around us cost.
 const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
 const os = require('node:os');
-const path = require('node:path');
+
+const { writeJsonFile } = require('./common');
 
 const SEED = 20240607;
 const K = 3;
@@ -277,8 +277,7 @@ function main() {
       results,
       targets,
     };
-    fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
-    fs.writeFileSync(json, JSON.stringify(data, null, 2) + '\n');
+    writeJsonFile(json, data);
     console.log(`JSON: ${json}`);
   }
 }

@@ -5,9 +5,7 @@
 // chance that an ideal SimHash of that width puts them within k (bench/quality/ceiling.js).
 //   node bench/quality-ceiling.js [--k K] [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]
 'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
-
+const { writeJsonFile } = require('./common');
 const quality = require('./quality');
 const corpus = require('./quality/corpus');
 const metrics = require('./quality/metrics');
@@ -114,10 +112,7 @@ function main(argv = process.argv.slice(2)) {
     seed: opts.seed,
     json: opts.json,
   });
-  if (opts.json) {
-    fs.mkdirSync(path.dirname(path.resolve(opts.json)), { recursive: true });
-    fs.writeFileSync(opts.json, JSON.stringify({ ...result, command }, null, 1) + '\n');
-  }
+  if (opts.json) writeJsonFile(opts.json, { ...result, command }, 1);
   console.log(formatCeiling(result, command));
   return 0;
 }

@@ -12,6 +12,7 @@
 // per variant kind. See bench/quality/*.js for the parts.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeJsonFile } = require('./common');
 const corpus = require('./quality/corpus');
 const variantsLib = require('./quality/variants');
 const metrics = require('./quality/metrics');
@@ -416,8 +417,7 @@ function main(argv = process.argv.slice(2)) {
   const result = runQualityBench({ ...opts, log: (line) => console.error(`[quality] ${line}`) });
   if (opts.json) {
     result.command = reproduceCommand({ corpusArgs: opts.corpus, configs: opts.configs, bases: opts.bases, seed: opts.seed, json: opts.json });
-    fs.mkdirSync(path.dirname(path.resolve(opts.json)), { recursive: true });
-    fs.writeFileSync(opts.json, JSON.stringify(result, null, 1) + '\n');
+    writeJsonFile(opts.json, result, 1);
   }
   console.log(formatReport(result));
   if (opts.json) console.log(`JSON: ${opts.json}`);
