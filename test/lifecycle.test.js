@@ -217,8 +217,9 @@ describe('lifecycle: an index under --expose-gc churn', function () {
   });
 
   (BACKENDS.includes('native') ? it : it.skip)('dropped default-pipeline instances are collected without an explicit gc: the addon reports their memory', function () {
-    // Each used instance holds about 1 MB of native scratch. Unreported, V8 saw only the small
-    // wrapper and let thousands pile up (RSS grew by about 700 MB here before a collection).
+    // A used instance holds native scratch: tables of up to about 650 KB, resident as far as its
+    // texts touched them, plus buffers. Unreported, V8 saw only the small wrapper and let
+    // thousands pile up (RSS grew by about 700 MB here before a collection).
     const result = runChild(`
       (async () => {
         const { SimHash } = dist;
@@ -238,5 +239,22 @@ describe('lifecycle: an index under --expose-gc churn', function () {
     const growth = Number(/growth MB (-?\d+)/.exec(result.stdout)[1]);
     // Under AddressSanitizer (npm run test:asan) freed memory waits in a quarantine: RSS says nothing.
     if (process.env.ASAN_OPTIONS === undefined) assert.ok(growth < 400, `RSS grew by ${growth} MB over 4000 dropped instances`);
+  });
+
+  (BACKENDS.includes('native') ? it : it.skip)('an instance used once for a short text holds only the scratch pages it touched, even in a loop that never yields', function () {
+    // Finalizers wait for the event loop, so a synchronous loop keeps every instance's scratch.
+    // Its large tables are zero pages until touched (native/core/zeroed_memory.h); allocated
+    // whole, each instance held about 680 KB here (2000 of them: +1,330 MB RSS).
+    const result = runChild(`
+      const { SimHash } = dist;
+      new SimHash({ backend: 'native' }).fingerprint('预热');
+      const before = process.memoryUsage().rss;
+      for (let i = 0; i < 2000; i++) {
+        new SimHash({ backend: 'native', words: [['鸿渐道' + (i % 7), 100]] }).fingerprint('方鸿渐到了家里，北京大学 SimHash ' + i);
+      }
+      console.log('growth MB', Math.round((process.memoryUsage().rss - before) / 1048576));`);
+    assertClean(result, 'synchronous instance loop');
+    const growth = Number(/growth MB (-?\d+)/.exec(result.stdout)[1]);
+    if (process.env.ASAN_OPTIONS === undefined) assert.ok(growth < 600, `RSS grew by ${growth} MB over 2000 instances in a synchronous loop`);
   });
 });

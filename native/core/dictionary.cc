@@ -1,5 +1,7 @@
 #include "dictionary.h"
 
+#include "zeroed_memory.h"
+
 #include <cmath>
 #include <cstring>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -242,30 +244,7 @@ bool host_is_little_endian() {
 
 }  // namespace
 
-void EntryFactsRelease::operator()(EntryFacts* facts) const {
-#if !defined(_WIN32) && defined(MAP_POPULATE)
-  if (facts != nullptr) munmap(facts, bytes);
-#else
-  delete[] facts;
-#endif
-}
-
-namespace {
-
-// Fresh memory for the facts table with its pages mapped in one call: the table is written
-// whole at load, and faulting ~700 pages in one at a time costs milliseconds in a VM.
-EntryFacts* allocate_facts(size_t count, size_t* bytes) {
-  *bytes = count * sizeof(EntryFacts);
-#if !defined(_WIN32) && defined(MAP_POPULATE)
-  void* memory = ::mmap(nullptr, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (memory == MAP_FAILED) throw std::bad_alloc();
-  return static_cast<EntryFacts*>(memory);
-#else
-  return new EntryFacts[count];
-#endif
-}
-
-}  // namespace
+void EntryFactsRelease::operator()(EntryFacts* facts) const { unmap_zeroed(facts, bytes); }
 
 Dictionary::~Dictionary() {
 #if !defined(_WIN32)
@@ -423,8 +402,9 @@ bool Dictionary::validate(DictStatus* status) {
   p = section(kEntryFlags, 1, entry_count_);
   if (!p) return false;
   const uint8_t* flags = p;
-  size_t facts_bytes = 0;
-  EntryFacts* facts = allocate_facts(entry_count_ == 0 ? 1 : entry_count_, &facts_bytes);
+  // The table is written whole just below: its pages are mapped in one call.
+  const size_t facts_bytes = (entry_count_ == 0 ? 1 : entry_count_) * sizeof(EntryFacts);
+  auto* facts = static_cast<EntryFacts*>(map_zeroed(facts_bytes, true));
   facts_ = std::unique_ptr<EntryFacts[], EntryFactsRelease>(facts, EntryFactsRelease{facts_bytes});
   for (uint32_t e = 0; e < entry_count_; e++) {
     if (log_freq[e] < -1 || idf[e] < -1 || idf[e] > kMaxIdf) {

@@ -146,7 +146,7 @@ class Dictionary {
   uint32_t supp_count_ = 0;
   const TrieNode* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
-  // Built at load into memory mapped in one call (see allocate_facts in dictionary.cc).
+  // Built at load into memory mapped in one call (map_zeroed, zeroed_memory.h).
   std::unique_ptr<EntryFacts[], EntryFactsRelease> facts_;
   const uint32_t* freq_ = nullptr;
   const int32_t* hmm_ = nullptr;

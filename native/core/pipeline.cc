@@ -9,6 +9,7 @@
 #include "feature_hash.h"
 #include "heap_bytes.h"
 #include "utf8.h"
+#include "zeroed_memory.h"
 
 namespace simhash_zh {
 namespace {
@@ -85,7 +86,8 @@ struct DefaultPipeline::Scratch {
   // the scratch's life (its words are fixed): the hash, the stop flag and the base weight
   // of one occurrence (of the one-character word's entry). Indexed by the dictionary's
   // alphabet id, which numbers the most frequent characters first: the slots of common text
-  // share few cache lines. Characters outside the alphabet go to a map.
+  // share few cache lines. Characters outside the alphabet go to a map. All-zero bytes are
+  // an unknown character (ZeroedArray).
   struct CharSlot {
     Fingerprint hash;
     int32_t unit = 0;  // a character's unit is small (at most IDF x 64, or 4 bytes x 8)
@@ -97,10 +99,11 @@ struct DefaultPipeline::Scratch {
   // What a dictionary word contributes, cached by entry (direct-mapped: a word whose slot
   // another took is worked out again). A short word also keeps its character features'
   // plan (alphabet ids and places), so a word seen before is counted without decoding it.
+  // All-zero bytes are an empty slot (ZeroedArray).
   static constexpr int kPlannedChars = 4;
   static constexpr uint8_t kNoPlan = 0xff;
   struct WordSlot {
-    int32_t entry = -1;
+    uint32_t tag = 0;  // the entry cached here plus one; 0: none
     bool skip = false;      // no word character, or a stop word
     uint8_t chars = kNoPlan;  // character features in the plan, or kNoPlan: decode the word
     uint8_t char_at[kPlannedChars] = {};   // byte offset of each in the word
@@ -110,14 +113,17 @@ struct DefaultPipeline::Scratch {
     TextMark mark;
     Fingerprint hash;
   };
+  // Both caches are zero pages until touched: a scratch that meets one short text (an
+  // instance made for one call) holds a few of their pages, not all of them.
   static constexpr size_t kWordSlots = 4096;
-  std::vector<WordSlot> word_cache;
+  ZeroedArray<WordSlot> word_cache;
   WordSlot unlisted;  // a word without an entry, worked out each time
   WordSlot& word_slot(int32_t entry) {
-    if (word_cache.empty()) word_cache.resize(kWordSlots);
+    if (word_cache.empty()) word_cache = ZeroedArray<WordSlot>(kWordSlots);
     return word_cache[static_cast<size_t>(entry) & (kWordSlots - 1)];
   }
-  std::vector<CharSlot> by_alphabet_id;
+  static bool caches(const WordSlot& word, int32_t entry) { return word.tag == static_cast<uint32_t>(entry) + 1; }
+  ZeroedArray<CharSlot> by_alphabet_id;
   std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
 
   CharSlot& alphabet_slot(uint32_t id) { return by_alphabet_id[id]; }
@@ -128,7 +134,7 @@ struct DefaultPipeline::Scratch {
     const int32_t id = dictionary.char_id(cp);
     CharSlot* slot;
     if (id > 0) {
-      if (by_alphabet_id.empty()) by_alphabet_id.resize(dictionary.alphabet_size() + 1);
+      if (by_alphabet_id.empty()) by_alphabet_id = ZeroedArray<CharSlot>(dictionary.alphabet_size() + 1);
       slot = &by_alphabet_id[static_cast<size_t>(id)];
     } else {
       slot = &outside_alphabet[cp];
@@ -178,7 +184,7 @@ struct DefaultPipeline::Scratch {
   size_t memory_bytes() const {
     const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
     return sizeof(Scratch) + segmenter.memory_bytes() + bytes(normalized) + bytes(cps) + bytes(entries) +
-           bytes(slots) + bytes(word_cache) + bytes(by_alphabet_id) + map_heap_bytes(outside_alphabet);
+           bytes(slots) + word_cache.bytes() + by_alphabet_id.bytes() + map_heap_bytes(outside_alphabet);
   }
   void reset() {
     entries.clear();
@@ -312,7 +318,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     // What the word contributes is fixed by its entry: a dictionary word seen before skips
     // the decoding, stop test, weighting and hashing. Words without an entry are worked out.
     Scratch::WordSlot* word = entry >= 0 ? &s.word_slot(entry) : &s.unlisted;
-    if (entry < 0 || word->entry != entry) {
+    if (entry < 0 || !Scratch::caches(*word, entry)) {
       s.cps.clear();
       bool has_word_char = false;
       for (size_t i = start; i < end;) {
@@ -320,7 +326,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
         s.cps.push_back(cp);
         has_word_char = has_word_char || is_word_code_point(cp);
       }
-      word->entry = entry;
+      word->tag = static_cast<uint32_t>(entry) + 1;
       word->mark = Scratch::TextMark{};
       word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
       word->unit = unit_weight(entry, text.size());
