@@ -6,7 +6,7 @@
         "<!@(node -p \"(s => s.core.concat(s.addon).join(' '))(require('./native/sources.json'))\")"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
-      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_CPP_EXCEPTIONS_ALL", "NODE_ADDON_API_DISABLE_DEPRECATED", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       # Hidden symbols: only the N-API entry point is exported, so calls inside the addon are
       # direct and can be inlined. Without node's frame pointer the hot loops get one more
       # register (about 3% faster). CMakeLists.txt sets the same for cmake-js.

@@ -258,3 +258,41 @@ describe('lifecycle: an index under --expose-gc churn', function () {
     if (process.env.ASAN_OPTIONS === undefined) assert.ok(growth < 600, `RSS grew by ${growth} MB over 2000 instances in a synchronous loop`);
   });
 });
+
+describe('lifecycle: native memory exhaustion', function () {
+  this.timeout(60000);
+  // prlimit caps the child's address space; AddressSanitizer needs terabytes of it, so not there.
+  const canCapMemory = BACKENDS.includes('native') && process.platform === 'linux' && process.env.ASAN_OPTIONS === undefined &&
+    spawnSync('prlimit', ['--version']).status === 0;
+  (canCapMemory ? it : it.skip)('a failed native allocation is an Error with code ERR_MEMORY_ALLOCATION_FAILED, not a crash, and the instance still works', function () {
+    // A std::bad_alloc leaving a native method used to terminate the process (node-addon-api
+    // rethrows only its own errors). The child caps its address space 250 MB above what it uses,
+    // then hands the native engine a 100 M-unit text: 300 MB as UTF-8.
+    const result = runChild(`
+      const { execFileSync } = require('node:child_process');
+      const fs = require('node:fs');
+      (async () => {
+        const sim = new dist.SimHash({ backend: 'native' });
+        const small = sim.fingerprint('方鸿渐到了家里');
+        await sim.fingerprintManyAsync(['预热', '线程池']); // the thread pool starts before the cap
+        const big = '中文文本重复检测'.repeat(12_500_000);
+        const used = Number(/VmSize:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+        execFileSync('prlimit', ['--pid=' + process.pid, '--as=' + (used + 250 * 1048576)]);
+        const outcome = async (call) => {
+          try { await call(); return 'returned'; } catch (error) { return [error.constructor.name, error.code, error.message].join(' | '); }
+        };
+        console.log(JSON.stringify({
+          fingerprint: await outcome(() => sim.fingerprint(big)),
+          fingerprintMany: await outcome(() => sim.fingerprintMany(['短', big])),
+          tokens: await outcome(() => sim.tokens(big)),
+          fingerprintManyAsync: await outcome(() => sim.fingerprintManyAsync([big])),
+          after: sim.fingerprint('方鸿渐到了家里') === small,
+        }));
+      })();`);
+    assertClean(result, 'native allocation failure');
+    const failed = 'Error | ERR_MEMORY_ALLOCATION_FAILED | out of memory in the native fingerprinter';
+    assert.deepEqual(JSON.parse(result.stdout), {
+      fingerprint: failed, fingerprintMany: failed, tokens: failed, fingerprintManyAsync: failed, after: true,
+    });
+  });
+});

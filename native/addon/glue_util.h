@@ -3,6 +3,8 @@
 
 #include <napi.h>
 
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -12,6 +14,33 @@ namespace simhash_zh_addon {
 
 inline void require(bool ok, Napi::Env env, const char* message) {
   if (!ok) throw Napi::TypeError::New(env, message);
+}
+
+// The error a failed native allocation becomes: `code` is Node's own for it.
+inline Napi::Error out_of_memory(Napi::Env env, const char* where) {
+  Napi::Error error = Napi::Error::New(env, std::string("out of memory in ") + where);
+  error.Set("code", Napi::String::New(env, "ERR_MEMORY_ALLOCATION_FAILED"));
+  return error;
+}
+
+// Runs `body`, turning the core's C++ exceptions into JS errors. node-addon-api rethrows only
+// Napi::Error; anything else leaving a callback would terminate the process (std::bad_alloc on a
+// 100 MB text under a memory limit did). `where` names the object for the out-of-memory message.
+template <typename F>
+auto guarded(Napi::Env env, const char* where, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(env, where);
+  } catch (const std::invalid_argument& e) {
+    throw Napi::RangeError::New(env, e.what());
+  } catch (const std::length_error& e) {
+    throw Napi::RangeError::New(env, e.what());
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  }
 }
 
 // Reads a JS string as UTF-8 into a reusable buffer (lone surrogates become

@@ -2,7 +2,7 @@
 // Arguments are validated in TypeScript (lib/simhash-index.ts); the checks here only keep a misuse
 // from crashing the process. No static JS references: the class is defined per environment, so
 // worker threads and repeated loads work. C++ exceptions from the core are turned into JS errors
-// here (node-addon-api only catches Napi::Error).
+// here (glue_util.h: guarded).
 #include <cmath>
 #include <memory>
 #include <new>
@@ -13,6 +13,7 @@
 #include "../core/dedup.h"
 #include "../core/index_format.h"
 #include "../core/simhash_index.h"
+#include "glue_util.h"
 #include "modules.h"
 
 namespace simhash_zh_addon {
@@ -23,27 +24,7 @@ using simhash_zh::Fingerprint;
 using simhash_zh::IndexMatch;
 using simhash_zh::SimHashIndex;
 
-void require(bool ok, Napi::Env env, const char* message) {
-  if (!ok) throw Napi::TypeError::New(env, message);
-}
-
-// Runs `body`, turning core exceptions into JS errors.
-template <typename F>
-auto guarded(Napi::Env env, F&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const Napi::Error&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Napi::Error::New(env, "out of memory in the native index");
-  } catch (const std::invalid_argument& e) {
-    throw Napi::RangeError::New(env, e.what());
-  } catch (const std::length_error& e) {
-    throw Napi::RangeError::New(env, e.what());
-  } catch (const std::exception& e) {
-    throw Napi::Error::New(env, e.what());
-  }
-}
+constexpr char kWhere[] = "the native index";
 
 int small_int(Napi::Env env, const Napi::Value& value, const char* message) {
   require(value.IsNumber(), env, message);
@@ -131,7 +112,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
       auto bytes = info[0].As<Napi::TypedArray>();
       require(bytes.TypedArrayType() == napi_uint8_array, env, "NativeIndex(bytes: Uint8Array)");
       auto u8 = bytes.As<Napi::Uint8Array>();
-      auto result = guarded(env, [&] { return simhash_zh::deserialize_index(u8.Data(), u8.ElementLength()); });
+      auto result = guarded(env, kWhere, [&] { return simhash_zh::deserialize_index(u8.Data(), u8.ElementLength()); });
       switch (result.error) {
         case simhash_zh::IndexLoadError::kNone: break;
         case simhash_zh::IndexLoadError::kTruncated: throw_coded(env, "SIMHASH_ZH_INDEX_TRUNCATED", result.message);
@@ -144,7 +125,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
       const int bits = small_int(env, info[0], "bits must be 64 or 128");
       const int max_distance = small_int(env, info[1], "maxDistance out of range");
       const int tables = small_int(env, info[2], "tables out of range");
-      index_ = guarded(env, [&] { return std::make_unique<SimHashIndex>(bits, max_distance, tables); });
+      index_ = guarded(env, kWhere, [&] { return std::make_unique<SimHashIndex>(bits, max_distance, tables); });
     }
     AccountMemory(env);
   }
@@ -172,7 +153,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
     require(info.Length() >= 2 && info[0].IsNumber(), env, "add(id: number, fingerprint: bigint)");
     const uint64_t id = read_id(env, info[0].As<Napi::Number>().DoubleValue());
     const Fingerprint fp = read_fingerprint(env, info[1], index_->bits());
-    const bool replaced = guarded(env, [&] { return index_->add(id, fp); });
+    const bool replaced = guarded(env, kWhere, [&] { return index_->add(id, fp); });
     AccountMemory(env);
     return Napi::Boolean::New(env, replaced);
   }
@@ -191,7 +172,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
     }
     const double* id_data = ids.Data();
     for (size_t i = 0; i < n; ++i) read_id(env, id_data[i]);  // all checked before anything changes
-    guarded(env, [&] {
+    guarded(env, kWhere, [&] {
       index_->add_many_by([id_data](size_t i) { return static_cast<uint64_t>(id_data[i]); }, words_array.Data(), n);
     });
     AccountMemory(env);
@@ -201,7 +182,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
   Napi::Value Remove(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 1 && info[0].IsNumber(), env, "remove(id: number)");
-    const bool removed = guarded(env, [&] { return index_->remove(read_id(env, info[0].As<Napi::Number>().DoubleValue())); });
+    const bool removed = guarded(env, kWhere, [&] { return index_->remove(read_id(env, info[0].As<Napi::Number>().DoubleValue())); });
     AccountMemory(env);
     return Napi::Boolean::New(env, removed);
   }
@@ -237,7 +218,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
     const int max_distance = small_int(env, info[1], "maxDistance out of range");
     auto ids = info[2].As<Napi::Float64Array>();
     auto distances = info[3].As<Napi::Uint8Array>();
-    guarded(env, [&] { index_->query(q, max_distance, scratch_, query_scratch_); });
+    guarded(env, kWhere, [&] { index_->query(q, max_distance, scratch_, query_scratch_); });
     const size_t count = scratch_.size();
     if (count <= ids.ElementLength() && count <= distances.ElementLength()) {
       for (size_t i = 0; i < count; ++i) {
@@ -258,7 +239,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
     const size_t n = words_array.ElementLength() / static_cast<size_t>(w);
     const uint64_t* data = words_array.Data();
     std::vector<uint64_t> offsets;
-    guarded(env, [&] {
+    guarded(env, kWhere, [&] {
       if (kBrute) {
         offsets.assign(n + 1, 0);
         batch_.clear();
@@ -356,7 +337,7 @@ Napi::Value IndexDedup(const Napi::CallbackInfo& info) {
   BatchArgs a = read_batch(info, "indexDedup(words: BigUint64Array, bits, maxDistance, tables)");
   auto of = Napi::Uint32Array::New(env, a.n);
   auto distances = Napi::Uint8Array::New(env, a.n);
-  guarded(env, [&] {
+  guarded(env, kWhere, [&] {
     simhash_zh::dedup_fingerprints(a.bits, a.max_distance, a.tables, a.words.Data(), a.n, of.Data(), distances.Data());
   });
   Napi::Object result = Napi::Object::New(env);
@@ -370,7 +351,7 @@ Napi::Value IndexCluster(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   BatchArgs a = read_batch(info, "indexCluster(words: BigUint64Array, bits, maxDistance, tables)");
   auto labels = Napi::Uint32Array::New(env, a.n);
-  guarded(env, [&] {
+  guarded(env, kWhere, [&] {
     simhash_zh::cluster_fingerprints(a.bits, a.max_distance, a.tables, a.words.Data(), a.n, labels.Data());
   });
   return labels;

@@ -23,6 +23,7 @@ using simhash_zh::Segmenter;
 using simhash_zh::WordSpan;
 
 constexpr size_t kKeepBuffer = size_t{64} << 20;
+constexpr char kWhere[] = "the native segmenter";
 
 Napi::Error dict_error(Napi::Env env, const DictStatus& status) {
   Napi::Error error = Napi::Error::New(env, status.message);
@@ -135,16 +136,18 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
             "NativeSegmenter(dictionary: string | Uint8Array)");
     DictStatus status;
     std::shared_ptr<const Dictionary> dict;
-    if (info[0].IsString()) {
-      dict = Dictionary::shared(info[0].As<Napi::String>().Utf8Value(), &status);
-    } else {
-      auto bytes = info[0].As<Napi::TypedArray>();
-      require(bytes.TypedArrayType() == napi_uint8_array, env, "dictionary bytes must be a Uint8Array");
-      auto array = bytes.As<Napi::Uint8Array>();
-      dict = Dictionary::from_bytes(array.Data(), array.ByteLength(), &status);
-    }
-    if (!dict) throw dict_error(env, status);
-    segmenter_ = std::make_unique<Segmenter>(std::move(dict));
+    guarded(env, kWhere, [&] {
+      if (info[0].IsString()) {
+        dict = Dictionary::shared(info[0].As<Napi::String>().Utf8Value(), &status);
+      } else {
+        auto bytes = info[0].As<Napi::TypedArray>();
+        require(bytes.TypedArrayType() == napi_uint8_array, env, "dictionary bytes must be a Uint8Array");
+        auto array = bytes.As<Napi::Uint8Array>();
+        dict = Dictionary::from_bytes(array.Data(), array.ByteLength(), &status);
+      }
+      if (!dict) throw dict_error(env, status);
+      segmenter_ = std::make_unique<Segmenter>(std::move(dict));
+    });
   }
 
  private:
@@ -180,19 +183,21 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
       throw Napi::TypeError::New(env, "segment(text: string, length: number, flags: number, drain?: function)");
     }
     Busy busy(this, Napi::Env(env));
-    // UTF-16 length n needs at most 3n bytes of UTF-8.
-    const size_t room = static_cast<size_t>(length) * 3 + 1;
-    if (buffer_.size() < room) buffer_.resize(room);
-    size_t written = 0;
-    if (napi_get_value_string_utf8(env, info[0], buffer_.data(), room, &written) != napi_ok) {
-      throw Napi::TypeError::New(env, "text must be a string");
-    }
-    std::string_view text(buffer_.data(), written);
-    if (written + 1 >= room) text = read_text(env, info[0], buffer_);  // `length` was too small
     Output out{ends_, (flags & simhash_zh::kSegmentEntries) ? entries_ : nullptr, capacity_};
-    out.utf8 = reinterpret_cast<const unsigned char*>(text.data());
-    stream(info, 3, &out);
-    segmenter_->run(text, flags & 7, write_utf16, &out);
+    guarded(info.Env(), kWhere, [&] {
+      // UTF-16 length n needs at most 3n bytes of UTF-8.
+      const size_t room = static_cast<size_t>(length) * 3 + 1;
+      if (buffer_.size() < room) buffer_.resize(room);
+      size_t written = 0;
+      if (napi_get_value_string_utf8(env, info[0], buffer_.data(), room, &written) != napi_ok) {
+        throw Napi::TypeError::New(env, "text must be a string");
+      }
+      std::string_view text(buffer_.data(), written);
+      if (written + 1 >= room) text = read_text(env, info[0], buffer_);  // `length` was too small
+      out.utf8 = reinterpret_cast<const unsigned char*>(text.data());
+      stream(info, 3, &out);
+      segmenter_->run(text, flags & 7, write_utf16, &out);
+    });
     if (buffer_.size() > kKeepBuffer) std::string().swap(buffer_);
     if (out.failed) return Napi::Value();
     if (out.overflow) throw Napi::RangeError::New(env, "the output arrays are too short for the words of the input");
@@ -222,13 +227,15 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
     Output out{ends_, (flags & simhash_zh::kSegmentEntries) ? entries_ : nullptr, capacity_};
     stream(info, 2, &out);
     Busy busy(this, env);
-    std::string_view text(reinterpret_cast<const char*>(bytes.Data()), bytes.ByteLength());
-    if (out.drain != nullptr) {
-      // JS runs during the call: work on a copy, which no visitor can detach or change.
-      buffer_.assign(text.data(), text.size());
-      text = std::string_view(buffer_.data(), buffer_.size());
-    }
-    segmenter_->run(text, flags, write_bytes, &out);
+    guarded(env, kWhere, [&] {
+      std::string_view text(reinterpret_cast<const char*>(bytes.Data()), bytes.ByteLength());
+      if (out.drain != nullptr) {
+        // JS runs during the call: work on a copy, which no visitor can detach or change.
+        buffer_.assign(text.data(), text.size());
+        text = std::string_view(buffer_.data(), buffer_.size());
+      }
+      segmenter_->run(text, flags, write_bytes, &out);
+    });
     if (buffer_.size() > kKeepBuffer) std::string().swap(buffer_);
     if (out.failed) return Napi::Value();
     if (out.overflow) throw Napi::RangeError::New(env, "the output arrays are too short for the words of the input");
@@ -247,14 +254,16 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
     auto freqs = info[1].As<Napi::Float64Array>();
     require(freqs.ElementLength() >= words.Length(), env, "freqs is shorter than words");
     std::string buffer;
-    for (uint32_t i = 0; i < words.Length(); i++) {
-      Napi::Value word = words.Get(i);
-      require(word.IsString(), env, "every word must be a string");
-      const std::string_view text = read_text(env, word, buffer);
-      require(!text.empty(), env, "a word must not be empty");
-      const double freq = freqs[i];
-      freqs[i] = segmenter_->add_word(text, std::isnan(freq) ? -1.0 : freq);
-    }
+    guarded(env, kWhere, [&] {
+      for (uint32_t i = 0; i < words.Length(); i++) {
+        Napi::Value word = words.Get(i);
+        require(word.IsString(), env, "every word must be a string");
+        const std::string_view text = read_text(env, word, buffer);
+        require(!text.empty(), env, "a word must not be empty");
+        const double freq = freqs[i];
+        freqs[i] = segmenter_->add_word(text, std::isnan(freq) ? -1.0 : freq);
+      }
+    });
     return env.Undefined();
   }
 
@@ -290,7 +299,7 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
       require(word.IsString(), env, "every stop word must be a string");
       words.emplace_back(read_text(env, word, buffer));
     }
-    segmenter_->set_stop_words(words);
+    guarded(env, kWhere, [&] { segmenter_->set_stop_words(words); });
     return env.Undefined();
   }
 

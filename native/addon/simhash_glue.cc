@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace {
 
 using simhash_zh::Fingerprint;
 using simhash_zh::Fingerprinter;
+
+constexpr char kWhere[] = "the native fingerprinter";
 
 // A flag that JS sets (AbortSignal) and worker threads read.
 class CancelToken : public Napi::ObjectWrap<CancelToken> {
@@ -66,7 +69,18 @@ class FingerprintWorker : public Napi::AsyncWorker {
   Napi::Promise promise() const { return deferred_.Promise(); }
 
  protected:
+  // node-addon-api turns an exception here into OnError with its what(); a failed allocation
+  // is flagged so that OnError can give it the same code as on the main thread.
   void Execute() override {
+    try {
+      Run();
+    } catch (const std::bad_alloc&) {
+      out_of_memory_ = true;
+      SetError("out of memory");
+    }
+  }
+
+  void Run() {
     AsyncBatch& batch = *batch_;
     const size_t words = static_cast<size_t>(engine_->bits() / 64);
     // Converted here, off the main thread, with N-API's lone-surrogate rule.
@@ -113,7 +127,7 @@ class FingerprintWorker : public Napi::AsyncWorker {
 
   void OnError(const Napi::Error& error) override {
     --batch_->workers_left;
-    deferred_.Reject(error.Value());
+    deferred_.Reject(out_of_memory_ ? out_of_memory(Env(), kWhere).Value() : error.Value());
   }
 
  private:
@@ -122,6 +136,7 @@ class FingerprintWorker : public Napi::AsyncWorker {
   std::shared_ptr<std::atomic<bool>> cancelled_;
   Napi::Promise::Deferred deferred_;
   Napi::Reference<Napi::TypedArrayOf<uint64_t>> out_;
+  bool out_of_memory_ = false;
 };
 
 Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value, size_t length) {
@@ -217,11 +232,11 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     const int bits = info[1].As<Napi::Number>().Int32Value();
     if (preset == "default") {
       require(info.Length() >= 3 && info[2].IsObject(), env, "the default pipeline needs a config object");
-      engine_ = make_pipeline(env, bits, info[2].As<Napi::Object>());
+      engine_ = guarded(env, kWhere, [&] { return make_pipeline(env, bits, info[2].As<Napi::Object>()); });
       AccountMemory(env);
       return;
     }
-    engine_ = simhash_zh::make_preset(preset, bits);
+    engine_ = guarded(env, kWhere, [&] { return simhash_zh::make_preset(preset, bits); });
     if (!engine_) throw Napi::RangeError::New(env, "unknown preset or unsupported bits");
   }
 
@@ -248,7 +263,8 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     Napi::Env env = info.Env();
     require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
     std::string buffer;
-    const Fingerprint fingerprint = engine_->fingerprint(read_text(env, info[0], buffer));
+    const Fingerprint fingerprint =
+        guarded(env, kWhere, [&] { return engine_->fingerprint(read_text(env, info[0], buffer)); });
     AccountMemory(env);
     return to_bigint(env, fingerprint, engine_->bits());
   }
@@ -274,15 +290,17 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     };
     constexpr uint32_t kChunk = 256;
     Fingerprint chunk[kChunk];
-    for (uint32_t first = 0; first < count; first += kChunk) {
-      const uint32_t n = std::min(kChunk, count - first);
-      reader.first = first;
-      engine_->fingerprint_batch(n, text_at, &reader, chunk);
-      for (uint32_t k = 0; k < n; ++k) {
-        out[(first + k) * words()] = chunk[k].lo;
-        if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
+    guarded(env, kWhere, [&] {
+      for (uint32_t first = 0; first < count; first += kChunk) {
+        const uint32_t n = std::min(kChunk, count - first);
+        reader.first = first;
+        engine_->fingerprint_batch(n, text_at, &reader, chunk);
+        for (uint32_t k = 0; k < n; ++k) {
+          out[(first + k) * words()] = chunk[k].lo;
+          if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
+        }
       }
-    }
+    });
     AccountMemory(env);
     return env.Undefined();
   }
@@ -293,6 +311,10 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
   // thread copies a few long strings instead of reading the array text by text; when the
   // promises have all settled, `out` holds the fingerprints.
   Napi::Value FingerprintManyAsync(const Napi::CallbackInfo& info) {
+    return guarded(info.Env(), kWhere, [&] { return QueueBatch(info); });
+  }
+
+  Napi::Value QueueBatch(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 4 && info[0].IsArray() && info[1].IsTypedArray() && info[3].IsNumber(), env,
             "fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number, token?)");
@@ -349,7 +371,8 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
     Napi::Env env = info.Env();
     require(info.Length() >= 1 && info[0].IsString(), env, "text must be a string");
     std::string buffer;
-    const simhash_zh::FeatureList list = engine_->features(read_text(env, info[0], buffer));
+    const simhash_zh::FeatureList list =
+        guarded(env, kWhere, [&] { return engine_->features(read_text(env, info[0], buffer)); });
     AccountMemory(env);
     const auto& items = list.items();
     size_t total = 0;
