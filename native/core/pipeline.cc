@@ -65,7 +65,7 @@ inline void add_nibbles(int64_t (*histogram)[16], uint64_t word, int64_t weight)
 }  // namespace
 
 struct DefaultPipeline::Scratch {
-  explicit Scratch(std::shared_ptr<const Dictionary> dictionary) : segmenter(std::move(dictionary)) {}
+  explicit Scratch(const Segmenter& prototype) : segmenter(prototype) {}
   Segmenter segmenter;
   std::string normalized;
   std::vector<uint32_t> cps;
@@ -254,9 +254,11 @@ struct DefaultPipeline::Scratch {
 };
 
 DefaultPipeline::DefaultPipeline(std::shared_ptr<const Dictionary> dictionary, PipelineOptions options)
-    : dictionary_(std::move(dictionary)), options_(std::move(options)) {
+    : dictionary_(std::move(dictionary)), options_(std::move(options)), prototype_(dictionary_) {
   median_idf_ = dictionary_->idf_median() >> kIdfShift;
-  release(acquire());  // builds the first scratch now: user words are checked once
+  for (const auto& [word, freq] : options_.user_words) prototype_.add_word(word, freq);
+  if (options_.custom_stop_words) prototype_.set_stop_words(options_.stop_words);
+  release(acquire());  // the first scratch is ready before the first text
 }
 
 DefaultPipeline::~DefaultPipeline() = default;
@@ -270,10 +272,7 @@ std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
       return scratch;
     }
   }
-  auto scratch = std::make_unique<Scratch>(dictionary_);
-  for (const auto& [word, freq] : options_.user_words) scratch->segmenter.add_word(word, freq);
-  if (options_.custom_stop_words) scratch->segmenter.set_stop_words(options_.stop_words);
-  return scratch;
+  return std::make_unique<Scratch>(prototype_);
 }
 
 void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
@@ -284,7 +283,7 @@ void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
 size_t DefaultPipeline::memory_bytes() const {
   // The pooled scratch: one in use by another thread is counted once it is back.
   std::lock_guard<std::mutex> lock(mutex_);
-  size_t total = sizeof(*this);
+  size_t total = sizeof(*this) + prototype_.memory_bytes();
   for (const auto& scratch : pool_) total += scratch->memory_bytes();
   return total;
 }

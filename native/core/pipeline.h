@@ -59,6 +59,9 @@ class DefaultPipeline final : public Fingerprinter {
   std::shared_ptr<const Dictionary> dictionary_;
   PipelineOptions options_;
   int64_t median_idf_;
+  // The configured segmenter (user words, stop words): each scratch's is a copy of it, so
+  // changed dictionary frequencies are one shared table, not one per thread.
+  Segmenter prototype_;
   // One scratch (segmenter, buffers) per concurrent caller: segmenters are not thread-safe.
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<Scratch>> pool_;

@@ -50,11 +50,10 @@ Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
 }
 
 Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
-  own_facts_ = other.own_facts_;
-  own_freq_ = other.own_freq_;
-  if (!own_facts_.empty()) {
-    facts_ = own_facts_.data();
-    freq_ = own_freq_.data();
+  changed_ = other.changed_;
+  if (changed_) {
+    facts_ = changed_->facts.data();
+    freq_ = changed_->freq.data();
   }
   total_ = other.total_;
   log_total_ = other.log_total_;
@@ -203,7 +202,9 @@ bool Segmenter::decode_more(size_t k) {
 
 size_t Segmenter::memory_bytes() const {
   const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
-  size_t total = bytes(own_facts_) + bytes(own_freq_) + bytes(ov_entry_) + bytes(ov_log_freq_) + bytes(ov_freq_);
+  size_t total = bytes(ov_entry_) + bytes(ov_log_freq_) + bytes(ov_freq_);
+  // Changed frequencies shared by n copies: each counts its n-th, so a sum over them is right.
+  if (changed_) total += (bytes(changed_->facts) + bytes(changed_->freq)) / static_cast<size_t>(changed_.use_count());
   total += map_heap_bytes(ov_child_);
   total += bytes(w_cp_) + bytes(w_id_) + bytes(w_off_) + bytes(s_entry_) + bytes(e_start_) + bytes(e_end_) +
            bytes(e_entry_) + bytes(e_lf_) + bytes(r_score_) + bytes(r_end_) + bytes(r_entry_);
@@ -576,11 +577,13 @@ double Segmenter::entry_freq(int32_t entry) const {
 }
 
 void Segmenter::own_freqs() {
-  if (!own_facts_.empty() || base_entries_ == 0) return;
-  own_facts_.assign(facts_, facts_ + base_entries_);
-  own_freq_.assign(freq_, freq_ + base_entries_);
-  facts_ = own_facts_.data();
-  freq_ = own_freq_.data();
+  if (changed_ && changed_.use_count() == 1) return;
+  auto copy = std::make_shared<ChangedFreqs>();
+  copy->facts.assign(facts_, facts_ + base_entries_);
+  copy->freq.assign(freq_, freq_ + base_entries_);
+  changed_ = std::move(copy);
+  facts_ = changed_->facts.data();
+  freq_ = changed_->freq.data();
 }
 
 double Segmenter::add_word(std::string_view word, double freq) {
@@ -602,9 +605,9 @@ double Segmenter::add_word(std::string_view word, double freq) {
   n_ = 0;
   if (entry >= 0 && entry < base_entries_) {
     own_freqs();
-    total_ += f - own_freq_[entry];
-    own_freq_[entry] = static_cast<uint32_t>(f);
-    own_facts_[entry].log_freq = lf;
+    total_ += f - changed_->freq[entry];
+    changed_->freq[entry] = static_cast<uint32_t>(f);
+    changed_->facts[entry].log_freq = lf;
   } else if (entry >= 0) {
     const size_t k = static_cast<size_t>(entry - base_entries_);
     total_ += f - ov_freq_[k];

@@ -134,17 +134,23 @@ class Segmenter {
   void viterbi_cut(size_t count);
   void skip_split(size_t start, size_t end);
   double suggest_freq(std::string_view word);
+  // Makes the changed frequencies this segmenter's own (copied on the first change, or when shared).
   void own_freqs();
 
   std::shared_ptr<const Dictionary> dict_;
   const TrieNode* trie_;
   const int32_t* bmp_;
   int32_t base_entries_;
-  // Entry facts and frequencies: the dictionary's until add_word changes one (then a copy).
+  // Entry facts and frequencies: the dictionary's until add_word changes one, then a copy
+  // (4.5 MB for jieba's dictionary) that copies of this segmenter share until one of them
+  // changes a frequency again (copy on write).
+  struct ChangedFreqs {
+    std::vector<EntryFacts> facts;
+    std::vector<uint32_t> freq;
+  };
   const EntryFacts* facts_;
   const uint32_t* freq_;
-  std::vector<EntryFacts> own_facts_;
-  std::vector<uint32_t> own_freq_;
+  std::shared_ptr<ChangedFreqs> changed_;
   double total_;
   int32_t log_total_;
   uint32_t max_word_chars_;

@@ -398,6 +398,28 @@ void test_segmenter() {
               &copy.dictionary() == &seg.dictionary(),
           "a copied segmenter keeps its words");
   }
+  {
+    // Changed frequencies of dictionary words: copies share one table until one changes again.
+    simhash_zh::Segmenter a(dict);
+    const int32_t grad = a.entry_of("研究生");
+    const int32_t life = a.entry_of("生命");
+    const double life_freq = a.entry_freq(life);
+    a.add_word("研究生", 1000000);
+    const size_t alone = a.memory_bytes();
+    simhash_zh::Segmenter b(a);
+    const size_t shared = a.memory_bytes() + b.memory_bytes();
+    b.add_word("生命", 0);
+    const size_t apart = a.memory_bytes() + b.memory_bytes();
+    check(a.entry_freq(grad) == 1000000 && b.entry_freq(grad) == 1000000 && a.entry_freq(life) == life_freq &&
+              b.entry_freq(life) == 0,
+          "changed frequencies are copied on write");
+    check(seg_words(a, "研究生命起源", 0) == std::vector<std::string>{"研究生", "命", "起源"} &&
+              seg_words(b, "研究生命起源", 0) == std::vector<std::string>{"研究生", "命", "起源"} &&
+              seg_words(a, "生命起源", 0) == std::vector<std::string>{"生命", "起源"} &&
+              seg_words(b, "生命起源", 0) != std::vector<std::string>{"生命", "起源"},
+          "a copy's change leaves the original's words alone");
+    check(alone > 4000000 && shared < alone + 1000000 && apart > alone + 4000000, "a shared frequency table is counted once");
+  }
   // A block with no word boundary is cut into windows; the words still cover it.
   std::string laugh;
   for (int i = 0; i < 200000; i++) laugh += "哈";
