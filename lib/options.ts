@@ -3,6 +3,7 @@ import { badArgument, describe, invalidType, invalidValue, listOf, notOneOf, out
 import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
+import { readUserDict } from './user-dict';
 
 export type PresetName = 'SimHashChinese' | 'mysimhash';
 export const PRESETS: readonly PresetName[] = ['SimHashChinese', 'mysimhash'];
@@ -37,6 +38,12 @@ export interface SimHashOptions {
   hmm?: boolean;
   /** The dictionary (as `Segmenter`'s option): a path or bytes, binary or jieba's text format. */
   dictionary?: string | Uint8Array;
+  /**
+   * A jieba user dictionary (`word [freq [tag]]` per line; a path or bytes) whose words are added
+   * to the dictionary, in file order, before `words`. A line without a frequency gets jieba's
+   * suggested one.
+   */
+  userDict?: string | Uint8Array;
   /** Words added to the dictionary, in order: a word, or [word, frequency]. */
   words?: readonly (string | readonly [string, number])[];
   /** Drop stop words: `true` (default: cppjieba's list), `false`, or your own list. */
@@ -48,7 +55,7 @@ export interface SimHashOptions {
 }
 
 const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
-const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'hmm', 'dictionary', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
 const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
@@ -130,6 +137,9 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
     throw notOneOf(features, FEATURE_SETS, `features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
   }
   const words: (readonly [string, number | undefined])[] = [];
+  if (options.userDict !== undefined) {
+    for (const { word, freq } of readUserDict(options.userDict, 'userDict')) words.push([word, freq]);
+  }
   if (options.words !== undefined) {
     if (!Array.isArray(options.words)) throw invalidType(`words must be an array, got ${describe(options.words)}`);
     options.words.forEach((item: unknown, i: number) => {

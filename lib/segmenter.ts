@@ -1,7 +1,6 @@
 // The public Segmenter: jieba-compatible Chinese word segmentation over one
 // binary dictionary, served by the native addon or the TS engine with the same
 // tokens. Arguments are validated here; the engines only segment.
-import { readFileSync } from 'node:fs';
 import type { Backend } from './engine';
 import { SimHashError, assertText, badArgument, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
 import {
@@ -11,6 +10,7 @@ import { DictReader } from './js/dict-reader';
 import { buildDictionary, decodeDictText, parseJiebaDict } from './js/dict-builder';
 import { FLAG_ENTRIES, FLAG_HMM, FLAG_LONGEST, SegmenterJs, type TokenSink } from './js/segmenter';
 import { wellFormed } from './js/text';
+import { readUserDict } from './user-dict';
 import { backend as defaultBackend, requireNativeAddon } from './native';
 import { assertOptionObject, resolveBackend } from './options';
 
@@ -418,12 +418,7 @@ export class Segmenter {
    * is allowed); invalid UTF-8 throws SIMHASH_ZH_DICT_ENCODING naming the file and line.
    */
   loadUserDict(source: string | Uint8Array): number {
-    let bytes: Uint8Array;
-    if (typeof source === 'string') bytes = readUserDict(source);
-    else if (source instanceof Uint8Array) bytes = source;
-    else throw invalidType(`source must be a path or a Uint8Array, got ${describe(source)}`);
-    const what = typeof source === 'string' ? `user dictionary ${source}` : 'user dictionary';
-    const entries = parseJiebaDict(decodeDictText(bytes, what), what);
+    const entries = readUserDict(source, 'source');
     this.notVisiting();
     const freqs = new Float64Array(entries.map((e) => e.freq ?? NaN));
     this.engine.addWords(entries.map((e) => e.word), freqs);
@@ -464,10 +459,3 @@ export class Segmenter {
   }
 }
 
-function readUserDict(file: string): Uint8Array {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new SimHashError('SIMHASH_ZH_DICT_IO', `cannot read user dictionary ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}

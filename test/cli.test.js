@@ -225,6 +225,27 @@ describe('cli', function () {
     assert.equal(run(['segment', '--preset', 'mysimhash'], { input: text }).code, 2);
   });
 
+  it('--user-dict: a jieba user dictionary for the words and the fingerprints', function () {
+    const dict = path.join(tmp, 'user.dict');
+    fs.writeFileSync(dict, '杭研大厦 100 n\n近似重复检测\n');
+    const text = '网易杭研大厦的近似重复检测';
+    const words = run(['segment', '--user-dict', dict], { input: text });
+    assert.equal(words.code, 0, words.stderr);
+    assert.deepEqual(jsonLines(words.stdout), [{ id: 1, words: ['网易', '杭研大厦', '的', '近似重复检测'] }]);
+    const simhash = new lib.SimHash({ userDict: dict });
+    assert.notEqual(simhash.hex(text), new lib.SimHash().hex(text));
+    const fingerprints = run(['fingerprint', '--user-dict', dict], { input: text });
+    assert.deepEqual(jsonLines(fingerprints.stdout), [{ id: 1, fingerprint: simhash.hex(text) }]);
+    const features = run(['segment', '--features', '--user-dict', dict], { input: text });
+    assert.deepEqual(jsonLines(features.stdout)[0].features.filter((f) => f.kind === 'word').map((f) => f.token), ['网易', '杭研大厦', '近似重复检测']);
+    const missing = run(['dedup', '--user-dict', path.join(tmp, 'no-such.dict')], { input: text });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^simhash-zh: cannot read user dictionary .*no-such\.dict/);
+    assert.equal(run(['segment', '--user-dict', path.join(tmp, 'no-such.dict')], { input: text }).code, 1);
+    assert.equal(run(['dedup', '--preset', 'mysimhash', '--user-dict', dict], { input: text }).code, 2);
+    assert.equal(run(['segment', '--user-dict', ''], { input: text }).code, 2);
+  });
+
   it('parity: no differences on the sample (or says the native engine is missing)', function () {
     const { code, stdout, stderr } = run(['parity', '--sample']);
     if (lib.nativeLoadError !== undefined) {

@@ -2,6 +2,9 @@
 // The default pipeline: behaviour in both engines, and native == TS on random text and options.
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { lib, BACKENDS, forEachBackend, PROPERTY_RUNS } = require('./engines');
 const { anyText, mixedText } = require('./arbitraries');
 
@@ -53,6 +56,31 @@ forEachBackend('default pipeline', (backend) => {
   it('words: added words are kept whole', function () {
     assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('近似重复检测')), '近似:w:10824 重复:w:9282 检测:w:8760');
     assert.equal(summary(new lib.SimHash({ backend, features: 'words', words: ['近似重复检测'] }).tokens('近似重复检测')), '近似重复检测:w:20655');
+  });
+  it('userDict: a jieba user dictionary (path or bytes) adds its words before `words`, as `words` would', function () {
+    const file = path.join(os.tmpdir(), `simhash-zh-userdict-${process.pid}.txt`);
+    fs.writeFileSync(file, '\uFEFF近似重复检测 1000 n\n\n杭研大厦\n北京 0\n');
+    try {
+      const text = '网易杭研大厦的近似重复检测在北京';
+      const fromFile = new lib.SimHash({ backend, features: 'words', userDict: file });
+      assert.equal(summary(fromFile.tokens(text)), '网易:w:12558 杭研大厦:w:20655 近似重复检测:w:20655 北:w:7505 京:w:9996');
+      const asWords = new lib.SimHash({ backend, features: 'words', words: [['近似重复检测', 1000], '杭研大厦', ['北京', 0]] });
+      assert.equal(fromFile.fingerprint(text), asWords.fingerprint(text));
+      const fromBytes = new lib.SimHash({ backend, features: 'words', userDict: fs.readFileSync(file) });
+      assert.equal(fromBytes.fingerprint(text), asWords.fingerprint(text));
+      // `words` come after the file: here they put 北京 back.
+      const restored = new lib.SimHash({ backend, features: 'words', userDict: file, words: [['北京', 5000]] });
+      assert.match(summary(restored.tokens(text)), / 北京:w:\d+$/);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    assert.throws(() => new lib.SimHash({ backend, userDict: path.join(os.tmpdir(), 'simhash-zh-no-such-userdict.txt') }),
+      (e) => e.code === 'SIMHASH_ZH_DICT_IO' && /no-such-userdict/.test(e.message));
+    assert.throws(() => new lib.SimHash({ backend, userDict: Buffer.from('好词 1\n坏词 x\n') }), (e) => e.code === 'SIMHASH_ZH_DICT_PARSE' && /line 2/.test(e.message));
+    assert.throws(() => new lib.SimHash({ backend, userDict: Buffer.from([0x41, 0xff, 0x0a]) }), (e) => e.code === 'SIMHASH_ZH_DICT_ENCODING');
+    assert.throws(() => new lib.SimHash({ backend, userDict: 42 }), (e) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_TYPE');
+    assert.throws(() => new lib.SimHash({ backend, userDict: '' }), (e) => e.code === 'ERR_INVALID_ARG_VALUE');
+    assert.throws(() => new lib.SimHash({ backend, preset: 'mysimhash', userDict: Buffer.from('词\n') }), /does not apply to preset/);
   });
   it('empty, punctuation-only, emoji-only and NUL texts fingerprint to 0', function () {
     for (const text of ['', '，。！', '😀👍', '\0', '   ']) assert.equal(simhash.fingerprint(text), 0n, JSON.stringify(text));

@@ -21,6 +21,7 @@ import {
   INPUT_SPECS,
   MAX_DISTANCE_SPEC,
   PRESET_SPECS,
+  USER_DICT_SPEC,
   PROGRESS_SPECS,
   backendOption,
   flag,
@@ -47,7 +48,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!];
+const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!, USER_DICT_SPEC];
 
 /** The options of a command that reads records: input, its own, hashing, output, progress, help (the help lists them in this order). */
 function recordCommandSpecs(own: readonly OptionSpec[]): OptionSpec[] {
@@ -396,8 +397,11 @@ const segmentCommand: Command = {
         if (args.options.has(name)) throw new UsageError(`--${name} applies with --features only`, this.name);
       }
       const backend = backendOption(args, this.name);
+      const userDict = stringOption(args, 'user-dict');
+      if (userDict === '') throw new UsageError('--user-dict needs a file', this.name);
       try {
         segmenter = new Segmenter({ ...(backend === undefined ? {} : { backend }), hmm: hmm ?? true });
+        if (userDict !== undefined) segmenter.loadUserDict(userDict);
       } catch (error) {
         throw new InputError((error as Error).message, { cause: error });
       }
@@ -460,7 +464,7 @@ const parityCommand: Command = {
     'differ; TSV: id, native fingerprint, js fingerprint, first differing token index). None are\n' +
     'expected. The verdict goes to stderr; exit 0 when none differ, 1 when any do or when the native\n' +
     'engine is not available.',
-  specs: [...INPUT_SPECS, ...PRESET_SPECS, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC],
+  specs: [...INPUT_SPECS, ...PRESET_SPECS, USER_DICT_SPEC, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC],
   async run(args) {
     const options = simhashOptions(args, this.name);
     const format = outputFormat(args, this.name);

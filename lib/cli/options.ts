@@ -20,6 +20,10 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text has a tag or entity)' },
 ];
 
+export const USER_DICT_SPEC: OptionSpec = {
+  name: 'user-dict', type: 'string', value: 'FILE', help: "a jieba user dictionary ('word [freq [tag]]' per line) added to the dictionary",
+};
+
 export const BACKEND_SPEC: OptionSpec = {
   name: 'backend', type: 'string', value: 'native|js', help: 'engine (default: native when it loads, else js)',
 };
@@ -69,7 +73,7 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/** --preset, --bits, --backend, --html as SimHash options. */
+/** --preset, --bits, --backend, --html, --user-dict as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
   const preset = choice(args, 'preset', ['SimHashChinese', 'mysimhash', 'default'] as const, command);
@@ -87,6 +91,14 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
       throw new UsageError(`--html does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
     }
     options.html = html === 'auto' ? 'auto' : html === 'true';
+  }
+  const userDict = stringOption(args, 'user-dict');
+  if (userDict !== undefined) {
+    if (options.preset !== undefined) {
+      throw new UsageError(`--user-dict does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
+    }
+    if (userDict === '') throw new UsageError('--user-dict needs a file', command);
+    options.userDict = userDict;
   }
   return options;
 }
