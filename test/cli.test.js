@@ -246,6 +246,26 @@ describe('cli', function () {
     assert.equal(run(['segment', '--user-dict', ''], { input: text }).code, 2);
   });
 
+  it('--stop-words: a stop-word file (one per line) replaces the default list', function () {
+    const file = path.join(tmp, 'stop.txt');
+    fs.writeFileSync(file, '\uFEFF北京\r\n\r\n  大学 \n');
+    const text = '我的北京大学，北京的大学';
+    const simhash = new lib.SimHash({ stopWords: ['北京', '大学'] });
+    assert.notEqual(simhash.hex(text), new lib.SimHash().hex(text));
+    const fingerprints = run(['fingerprint', '--stop-words', file], { input: text });
+    assert.equal(fingerprints.code, 0, fingerprints.stderr);
+    assert.deepEqual(jsonLines(fingerprints.stdout), [{ id: 1, fingerprint: simhash.hex(text) }]);
+    const features = run(['segment', '--features', '--stop-words', file], { input: text });
+    assert.deepEqual(jsonLines(features.stdout)[0].features.filter((f) => f.kind === 'word').map((f) => f.token), ['我', '的', '北京大学']);
+    assert.equal(run(['fingerprint', '--stop-words', path.join(tmp, 'no-such-stop.txt')], { input: text }).code, 1);
+    fs.writeFileSync(path.join(tmp, 'bad-stop.txt'), Buffer.from([0x61, 0xff, 0x0a]));
+    const bad = run(['fingerprint', '--stop-words', path.join(tmp, 'bad-stop.txt')], { input: text });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /bad-stop\.txt line 1: not valid UTF-8/);
+    assert.equal(run(['segment', '--stop-words', file], { input: text }).code, 2, 'words do not drop stop words');
+    assert.equal(run(['dedup', '--preset', 'SimHashChinese', '--stop-words', file], { input: text }).code, 2);
+  });
+
   it('parity: no differences on the sample (or says the native engine is missing)', function () {
     const { code, stdout, stderr } = run(['parity', '--sample']);
     if (lib.nativeLoadError !== undefined) {

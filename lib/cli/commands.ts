@@ -21,6 +21,7 @@ import {
   INPUT_SPECS,
   MAX_DISTANCE_SPEC,
   PRESET_SPECS,
+  STOP_WORDS_SPEC,
   USER_DICT_SPEC,
   PROGRESS_SPECS,
   backendOption,
@@ -48,7 +49,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!, USER_DICT_SPEC];
+const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!, USER_DICT_SPEC, STOP_WORDS_SPEC];
 
 /** The options of a command that reads records: input, its own, hashing, output, progress, help (the help lists them in this order). */
 function recordCommandSpecs(own: readonly OptionSpec[]): OptionSpec[] {
@@ -393,7 +394,7 @@ const segmentCommand: Command = {
       }
       simhash = createSimHash(options);
     } else {
-      for (const name of ['preset', 'bits', 'html']) {
+      for (const name of ['preset', 'bits', 'html', 'stop-words']) {
         if (args.options.has(name)) throw new UsageError(`--${name} applies with --features only`, this.name);
       }
       const backend = backendOption(args, this.name);
@@ -464,7 +465,7 @@ const parityCommand: Command = {
     'differ; TSV: id, native fingerprint, js fingerprint, first differing token index). None are\n' +
     'expected. The verdict goes to stderr; exit 0 when none differ, 1 when any do or when the native\n' +
     'engine is not available.',
-  specs: [...INPUT_SPECS, ...PRESET_SPECS, USER_DICT_SPEC, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC],
+  specs: [...INPUT_SPECS, ...PRESET_SPECS, USER_DICT_SPEC, STOP_WORDS_SPEC, FORMAT_SPEC, ...PROGRESS_SPECS, HELP_SPEC],
   async run(args) {
     const options = simhashOptions(args, this.name);
     const format = outputFormat(args, this.name);

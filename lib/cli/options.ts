@@ -1,7 +1,9 @@
 // Option specs shared by the commands, and their validation into library options.
+import { readFileSync } from 'node:fs';
 import type { Bits, PresetName, SimHashOptions, Backend } from '../index';
+import { decodeDictText } from '../js/dict-builder';
 import type { OptionSpec, ParsedArgs } from './args';
-import { UsageError } from './errors';
+import { InputError, UsageError, fileError } from './errors';
 import { InputStats, resolveSources, totalSize, type InputOptions } from './input';
 import { OUTPUT_FORMATS, type OutputFormat } from './output';
 
@@ -22,6 +24,10 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
 
 export const USER_DICT_SPEC: OptionSpec = {
   name: 'user-dict', type: 'string', value: 'FILE', help: "a jieba user dictionary ('word [freq [tag]]' per line) added to the dictionary",
+};
+
+export const STOP_WORDS_SPEC: OptionSpec = {
+  name: 'stop-words', type: 'string', value: 'FILE', help: "stop words, one per line (cppjieba's stop_words.utf8 format), instead of the default list",
 };
 
 export const BACKEND_SPEC: OptionSpec = {
@@ -73,7 +79,27 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/** --preset, --bits, --backend, --html, --user-dict as SimHash options. */
+/**
+ * The words of a stop-word file: one per line, UTF-8 (a BOM and CRLF allowed), blank lines and
+ * surrounding whitespace ignored. An unreadable file or invalid UTF-8 is bad input (exit 1).
+ */
+export function readStopWords(file: string): string[] {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  let text: string;
+  try {
+    text = decodeDictText(bytes, `stop words ${file}`);
+  } catch (error) {
+    throw new InputError((error as Error).message, { cause: error });
+  }
+  return text.replace(/^\uFEFF/, '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+}
+
+/** --preset, --bits, --backend, --html, --user-dict, --stop-words as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
   const preset = choice(args, 'preset', ['SimHashChinese', 'mysimhash', 'default'] as const, command);
@@ -99,6 +125,14 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
     }
     if (userDict === '') throw new UsageError('--user-dict needs a file', command);
     options.userDict = userDict;
+  }
+  const stopWords = stringOption(args, 'stop-words');
+  if (stopWords !== undefined) {
+    if (options.preset !== undefined) {
+      throw new UsageError(`--stop-words does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
+    }
+    if (stopWords === '') throw new UsageError('--stop-words needs a file', command);
+    options.stopWords = readStopWords(stopWords);
   }
   return options;
 }
