@@ -116,6 +116,17 @@ void Segmenter::emit(size_t start, size_t end, int32_t entry) {
 // Segmentation.
 
 void Segmenter::run(std::string_view utf8, int flags, Flush flush, void* ctx) {
+  // Ends the run however it ends: after an exception (a failed allocation, a throwing flush)
+  // the segmenter is idle again, so add_word and the next run work.
+  struct Idle {
+    Segmenter* self;
+    ~Idle() {
+      self->batch_count_ = 0;
+      self->stop_ = false;
+      self->p_ = nullptr;
+      self->n_ = 0;
+    }
+  } idle{this};
   p_ = reinterpret_cast<const unsigned char*>(utf8.data());
   n_ = utf8.size();
   flush_ = flush;
@@ -146,10 +157,6 @@ void Segmenter::run(std::string_view utf8, int flags, Flush flush, void* ctx) {
     pos = end;
   }
   if (batch_count_ > 0 && !stop_) flush_(ctx_, batch_, batch_count_);
-  batch_count_ = 0;
-  stop_ = false;
-  p_ = nullptr;
-  n_ = 0;
 }
 
 // Decodes the block's characters up to window index k and a few past it, in

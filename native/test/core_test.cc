@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <vector>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "dedup.h"
 #include "fingerprint.h"
@@ -419,6 +420,18 @@ void test_segmenter() {
               seg_words(b, "生命起源", 0) != std::vector<std::string>{"生命", "起源"},
           "a copy's change leaves the original's words alone");
     check(alone > 4000000 && shared < alone + 1000000 && apart > alone + 4000000, "a shared frequency table is counted once");
+  }
+  {
+    simhash_zh::Segmenter s(dict);
+    bool threw = false;
+    try {
+      s.segment("我们中出了一个叛徒", 0, [](size_t, size_t, int32_t) { throw std::runtime_error("visitor"); });
+    } catch (const std::runtime_error&) {
+      threw = true;
+    }
+    check(threw && s.add_word("叛徒们", 10) == 10 &&
+              seg_words(s, "我们中出了一个叛徒", 0) == std::vector<std::string>{"我们", "中", "出", "了", "一个", "叛徒"},
+          "a run that throws leaves the segmenter idle: add_word and the next run work");
   }
   // A block with no word boundary is cut into windows; the words still cover it.
   std::string laugh;
