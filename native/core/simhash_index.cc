@@ -243,6 +243,7 @@ uint64_t SimHashIndex::IdMap::hash(uint64_t id) {
 
 void SimHashIndex::IdMap::reserve(size_t live, const std::vector<uint64_t>& ids) {
   // Load factor at most 3/4.
+  if (live * 4 + 4 <= tags_.size() * 3) return;  // the usual case: room already
   size_t capacity = 16;
   while (capacity * 3 < live * 4 + 4) capacity *= 2;
   if (capacity > tags_.size()) rehash(capacity, ids);
@@ -257,12 +258,11 @@ void SimHashIndex::IdMap::place(uint64_t h, uint32_t slot) {
 }
 
 void SimHashIndex::IdMap::rehash(size_t capacity, const std::vector<uint64_t>& ids) {
-  std::vector<uint8_t> old_tags;
-  std::vector<uint32_t> old_slots;
+  // Both new arrays exist before the old ones go: a failed allocation leaves the map as it was.
+  std::vector<uint8_t> old_tags(capacity, 0);
+  std::vector<uint32_t> old_slots(capacity, 0);
   old_tags.swap(tags_);
   old_slots.swap(slots_);
-  tags_.assign(capacity, 0);
-  slots_.assign(capacity, 0);
   for (size_t i = 0; i < old_tags.size(); ++i) {
     if (old_tags[i] != 0) place(hash(ids[old_slots[i]]), old_slots[i]);
   }
@@ -355,10 +355,7 @@ void SimHashIndex::kill(uint32_t slot) {
 }
 
 bool SimHashIndex::add(uint64_t id, Fingerprint fp) {
-  if (slot_count() >= kMaxIndexEntries) {
-    compact();
-    if (slot_count() >= kMaxIndexEntries) throw std::length_error("the index holds at most 4294967294 entries");
-  }
+  reserve_for(1);  // append() then allocates nothing: a failed allocation changes nothing
   const uint32_t old = find_slot(id);
   if (old != kNoSlot) kill(old);
   append(id, fp);
@@ -373,13 +370,12 @@ void SimHashIndex::reserve_for(size_t count) {
     if (count > kMaxIndexEntries - slot_count()) throw std::length_error("the index holds at most 4294967294 entries");
   }
   // Exact for a first bulk load, geometric for repeated batches.
+  // Each vector is checked on its own: one whose reserve failed last time is grown now.
   const size_t needed = ids_.size() + count;
-  if (ids_.capacity() < needed) {
-    const size_t grown = std::max(needed, ids_.capacity() + ids_.capacity() / 2);
-    ids_.reserve(grown);
-    fps_.reserve(grown * words_);
-    dead_bits_.reserve((grown + 63) / 64);
-  }
+  const size_t grown = std::max(needed, ids_.capacity() + ids_.capacity() / 2);
+  if (ids_.capacity() < needed) ids_.reserve(grown);
+  if (fps_.capacity() < needed * words_) fps_.reserve(grown * words_);
+  if (dead_bits_.capacity() < (needed + 63) / 64) dead_bits_.reserve((grown + 63) / 64);
   ids_map_.reserve(live_ + count, ids_);
 }
 
@@ -400,6 +396,8 @@ bool SimHashIndex::get(uint64_t id, Fingerprint& fp) const {
 
 void SimHashIndex::after_append() {
   if (slot_count() - tail_begin_ < kTailLimit) return;
+  // Room first: the tail may only shrink once its segment is in place.
+  segments_.reserve(segments_.size() + 1);
   Segment seg = build_segment(tail_begin_, slot_count());
   tail_begin_ = slot_count();
   if (seg.count > 0) segments_.push_back(std::move(seg));
@@ -419,6 +417,7 @@ void SimHashIndex::after_remove() {
 }
 
 void SimHashIndex::compact() {
+  // Everything new is built aside, then swapped in: a failed allocation leaves the index as it was.
   std::vector<uint64_t> ids, fps;
   ids.reserve(live_);
   fps.reserve(live_ * words_);
@@ -428,12 +427,14 @@ void SimHashIndex::compact() {
     fps.push_back(fps_[size_t{s} * words_]);
     if (words_ == 2) fps.push_back(fps_[2 * size_t{s} + 1]);
   }
+  std::vector<uint64_t> dead_bits((ids.size() + 63) / 64, 0);
+  IdMap ids_map;
+  ids_map.reserve(ids.size(), ids);
+  for (uint32_t s = 0; s < ids.size(); ++s) ids_map.insert(ids[s], s, ids);
   ids_.swap(ids);
   fps_.swap(fps);
-  dead_bits_.assign((ids_.size() + 63) / 64, 0);
-  ids_map_.clear();
-  ids_map_.reserve(ids_.size(), ids_);
-  for (uint32_t s = 0; s < slot_count(); ++s) ids_map_.insert(ids_[s], s, ids_);
+  dead_bits_.swap(dead_bits);
+  std::swap(ids_map_, ids_map);
   segments_.clear();
   tail_begin_ = 0;
   dead_ = 0;

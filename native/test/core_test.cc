@@ -2,7 +2,9 @@
 // `npm run test:core`. Prints "N passed, M failed" and exits non-zero on failure.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +19,20 @@
 #include "simhash_index.h"
 #include "segmenter.h"
 #include "utf16.h"
+
+// Allocation failure injection: while alloc_budget >= 0, each allocation spends one and the one
+// that finds none left throws std::bad_alloc (as under a memory cap).
+namespace {
+long alloc_budget = -1;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (alloc_budget >= 0 && alloc_budget-- == 0) throw std::bad_alloc();
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -237,6 +253,53 @@ void test_index_updates() {
       if (index_query(index, q, 3) != ref.query(q, 3)) ++mismatches;
     }
     check(mismatches == 0, bits == 64 ? "add/remove/replace/addMany vs model (64)" : "add/remove/replace/addMany vs model (128)");
+  }
+}
+
+// Index updates that run out of memory part way leave an index that answers for what it holds:
+// queries equal a brute-force scan of its live entries, and size() and has() agree with them.
+void test_index_allocation_failures() {
+  Rng rng{7};
+  for (int bits : {64, 128}) {
+    simhash_zh::SimHashIndex index(bits, 3, 4);
+    const auto pool = make_set(1, 300, bits, rng);
+    int failures = 0;
+    int inconsistent = 0;
+    for (int step = 0; step < 3000; ++step) {
+      const uint64_t id = rng.next() % 2000;
+      const int op = static_cast<int>(rng.next() % 10);
+      std::vector<uint64_t> ids, words;
+      if (op >= 8) {
+        for (int i = 0; i < 150; ++i) {
+          ids.push_back(rng.next() % 2000);
+          const auto fp = pool[rng.next() % pool.size()];
+          words.push_back(fp.lo);
+          if (bits == 128) words.push_back(fp.hi);
+        }
+      }
+      const auto fp = pool[rng.next() % pool.size()];
+      alloc_budget = rng.next() % 3 == 0 ? static_cast<long>(rng.next() % 6) : -1;
+      try {
+        if (op < 6) {
+          index.add(id, fp);
+        } else if (op < 8) {
+          index.remove(id);
+        } else {
+          index.add_many(ids.data(), words.data(), ids.size());
+        }
+      } catch (const std::bad_alloc&) {
+        ++failures;
+      }
+      alloc_budget = -1;
+      ReferenceIndex live;
+      index.for_each([&](uint64_t i, simhash_zh::Fingerprint f) { live.entries.push_back({i, f}); });
+      if (live.entries.size() != index.size() || index.has(id) != live.has(id)) ++inconsistent;
+      const auto q = flip_bits(pool[rng.next() % pool.size()], static_cast<int>(rng.next() % 4), bits, rng);
+      if (index_query(index, q, 3) != live.query(q, 3)) ++inconsistent;
+    }
+    check(failures > 200 && inconsistent == 0,
+          bits == 64 ? "index updates that run out of memory leave a consistent index (64)"
+                     : "index updates that run out of memory leave a consistent index (128)");
   }
 }
 
@@ -513,6 +576,7 @@ int main() {
   test_index_layouts();
   test_index_brute_force();
   test_index_updates();
+  test_index_allocation_failures();
   test_index_format();
   test_dedup_cluster();
   test_segmenter();
