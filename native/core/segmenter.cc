@@ -28,6 +28,12 @@ inline bool is_han_default(uint32_t cp) {
   return cp <= 0x2a6df || (cp >= 0x2a700 && cp <= 0x2ebef) || (cp >= 0x2f800 && cp <= 0x2fa1f);
 }
 
+// Grows `v` geometrically (as push_back would) so that its next push_back cannot throw.
+template <class T>
+void room_for_one_more(std::vector<T>& v) {
+  if (v.size() == v.capacity()) v.reserve(v.empty() ? 16 : v.capacity() * 2);
+}
+
 }  // namespace
 
 Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
@@ -219,15 +225,17 @@ size_t Segmenter::memory_bytes() const {
   return total;
 }
 
+// The grow functions resize the vector whose size is the capacity last: if an allocation fails,
+// the capacity is unchanged and every vector still holds at least that much.
 void Segmenter::grow_edges() {
-  e_end_.resize(e_end_.size() * 2);
-  e_entry_.resize(e_end_.size());
-  e_lf_.resize(e_end_.size());
+  const size_t cap = e_end_.size() * 2;
+  e_entry_.resize(cap);
+  e_lf_.resize(cap);
+  e_end_.resize(cap);
 }
 
 void Segmenter::grow_window(size_t size) {
   const size_t cap = std::max(size, w_cp_.size() * 2);
-  w_cp_.resize(cap);
   w_id_.resize(cap);
   s_entry_.resize(cap);
   w_off_.resize(cap + 1);
@@ -235,6 +243,7 @@ void Segmenter::grow_window(size_t size) {
   r_score_.resize(cap + 1);
   r_end_.resize(cap + 1);
   r_entry_.resize(cap + 1);
+  w_cp_.resize(cap);
 }
 
 size_t Segmenter::block(size_t start, bool hmm, bool longest) {
@@ -489,9 +498,9 @@ void Segmenter::hmm_cut(size_t start, size_t end) {
     while (q < end && count < kViterbiCap) {
       cp = decode(q, &next);
       if (!is_hmm_han(cp)) break;
-      if (count + 1 >= v_cp_.size()) {
+      if (count + 1 >= v_cp_.size()) {  // v_cp_ last, as in grow_window
+        v_off_.resize(v_cp_.size() * 2 + 1);
         v_cp_.resize(v_cp_.size() * 2);
-        v_off_.resize(v_cp_.size() + 1);
       }
       v_cp_[count] = cp;
       v_off_[count] = q;
@@ -621,6 +630,9 @@ double Segmenter::add_word(std::string_view word, double freq) {
     ov_freq_[k] = static_cast<uint32_t>(f);
     ov_log_freq_[k] = lf;
   } else {
+    // Room first, so that once the word's node names its entry, the entry exists.
+    room_for_one_more(ov_freq_);
+    room_for_one_more(ov_log_freq_);
     int32_t node = 0;
     for (uint32_t cp : cps) {
       const uint64_t key = static_cast<uint64_t>(node) * kOverlayKey + cp;

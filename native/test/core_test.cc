@@ -2,9 +2,7 @@
 // `npm run test:core`. Prints "N passed, M failed" and exits non-zero on failure.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,35 +16,13 @@
 #include "presets.h"
 #include "simhash_index.h"
 #include "segmenter.h"
+#include "test_support.h"
 #include "utf16.h"
 
-// Allocation failure injection: while alloc_budget >= 0, each allocation spends one and the one
-// that finds none left throws std::bad_alloc (as under a memory cap).
-namespace {
-long alloc_budget = -1;
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (alloc_budget >= 0 && alloc_budget-- == 0) throw std::bad_alloc();
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
 namespace {
 
-int passed = 0;
-int failed = 0;
-
-void check(bool ok, const char* what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAIL: %s\n", what);
-  }
-}
+using simhash_zh_test::check;
+using simhash_zh_test::seg_words;
 
 std::string hex64(uint64_t value) {
   char buffer[17];
@@ -107,48 +83,13 @@ void test_hamming() {
 
 // ---- SimHashIndex, dedup, cluster, file format -------------------------------------------------
 
-struct Rng {  // xorshift64*
-  uint64_t s;
-  uint64_t next() {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 0x2545F4914F6CDD1DULL;
-  }
-};
-
-simhash_zh::Fingerprint flip_bits(simhash_zh::Fingerprint fp, int flips, int bits, Rng& rng) {
-  for (int i = 0; i < flips; ++i) {
-    const int b = static_cast<int>(rng.next() % static_cast<uint64_t>(bits));
-    if (b < 64) fp.lo ^= uint64_t{1} << b;
-    else fp.hi ^= uint64_t{1} << (b - 64);
-  }
-  return fp;
-}
-
-// Random, clustered, exact-duplicate and one-bucket fingerprints (kind 0..3).
-std::vector<simhash_zh::Fingerprint> make_set(int kind, size_t n, int bits, Rng& rng) {
-  std::vector<simhash_zh::Fingerprint> out;
-  const uint64_t hi_mask = bits == 128 ? ~0ULL : 0;
-  std::vector<simhash_zh::Fingerprint> centers;
-  for (int i = 0; i < 8; ++i) centers.push_back({rng.next(), rng.next() & hi_mask});
-  for (size_t i = 0; i < n; ++i) {
-    simhash_zh::Fingerprint fp{rng.next(), rng.next() & hi_mask};
-    if (kind == 1) fp = flip_bits(centers[rng.next() % 8], static_cast<int>(rng.next() % 7), bits, rng);
-    if (kind == 2) fp = centers[rng.next() % 3];
-    if (kind == 3) {  // all share every bit but the lowest 12: one bucket in every table
-      fp = centers[0];
-      fp.lo = (fp.lo & ~0xfffULL) | (rng.next() & 0xfff);
-    }
-    out.push_back(fp);
-  }
-  return out;
-}
-
+using simhash_zh_test::flip_bits;
 using simhash_zh_test::index_brute_force_query;
 using simhash_zh_test::index_query;
 using simhash_zh_test::Matches;
+using simhash_zh_test::make_set;
 using simhash_zh_test::ReferenceIndex;
+using simhash_zh_test::Rng;
 
 void test_index_layouts() {
   check(simhash_zh::supported_table_counts(64, 3) == std::vector<int>({4, 10, 20, 35}), "tables for k=3");
@@ -253,53 +194,6 @@ void test_index_updates() {
       if (index_query(index, q, 3) != ref.query(q, 3)) ++mismatches;
     }
     check(mismatches == 0, bits == 64 ? "add/remove/replace/addMany vs model (64)" : "add/remove/replace/addMany vs model (128)");
-  }
-}
-
-// Index updates that run out of memory part way leave an index that answers for what it holds:
-// queries equal a brute-force scan of its live entries, and size() and has() agree with them.
-void test_index_allocation_failures() {
-  Rng rng{7};
-  for (int bits : {64, 128}) {
-    simhash_zh::SimHashIndex index(bits, 3, 4);
-    const auto pool = make_set(1, 300, bits, rng);
-    int failures = 0;
-    int inconsistent = 0;
-    for (int step = 0; step < 3000; ++step) {
-      const uint64_t id = rng.next() % 2000;
-      const int op = static_cast<int>(rng.next() % 10);
-      std::vector<uint64_t> ids, words;
-      if (op >= 8) {
-        for (int i = 0; i < 150; ++i) {
-          ids.push_back(rng.next() % 2000);
-          const auto fp = pool[rng.next() % pool.size()];
-          words.push_back(fp.lo);
-          if (bits == 128) words.push_back(fp.hi);
-        }
-      }
-      const auto fp = pool[rng.next() % pool.size()];
-      alloc_budget = rng.next() % 3 == 0 ? static_cast<long>(rng.next() % 6) : -1;
-      try {
-        if (op < 6) {
-          index.add(id, fp);
-        } else if (op < 8) {
-          index.remove(id);
-        } else {
-          index.add_many(ids.data(), words.data(), ids.size());
-        }
-      } catch (const std::bad_alloc&) {
-        ++failures;
-      }
-      alloc_budget = -1;
-      ReferenceIndex live;
-      index.for_each([&](uint64_t i, simhash_zh::Fingerprint f) { live.entries.push_back({i, f}); });
-      if (live.entries.size() != index.size() || index.has(id) != live.has(id)) ++inconsistent;
-      const auto q = flip_bits(pool[rng.next() % pool.size()], static_cast<int>(rng.next() % 4), bits, rng);
-      if (index_query(index, q, 3) != live.query(q, 3)) ++inconsistent;
-    }
-    check(failures > 200 && inconsistent == 0,
-          bits == 64 ? "index updates that run out of memory leave a consistent index (64)"
-                     : "index updates that run out of memory leave a consistent index (128)");
   }
 }
 
@@ -419,12 +313,6 @@ void test_dedup_cluster() {
 
 
 // Segmenter over the binary dictionary (dict/jieba.dict, built by `npm run build:dict`).
-std::vector<std::string> seg_words(simhash_zh::Segmenter& seg, const std::string& text, int flags) {
-  std::vector<std::string> words;
-  seg.segment(text, flags, [&](size_t start, size_t end, int32_t) { words.push_back(text.substr(start, end - start)); });
-  return words;
-}
-
 void test_segmenter() {
   using simhash_zh::Dictionary;
   using simhash_zh::DictError;
@@ -576,10 +464,9 @@ int main() {
   test_index_layouts();
   test_index_brute_force();
   test_index_updates();
-  test_index_allocation_failures();
   test_index_format();
   test_dedup_cluster();
   test_segmenter();
-  std::printf("core: %d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  std::printf("core: %d passed, %d failed\n", simhash_zh_test::passed, simhash_zh_test::failed);
+  return simhash_zh_test::failed == 0 ? 0 : 1;
 }
