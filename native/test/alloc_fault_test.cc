@@ -1,6 +1,6 @@
 // Allocation failure injection for the C++ core, apart from core_test (which runs under valgrind,
 // whose allocator this replacement would fight): updates of a SimHashIndex and calls of a
-// Segmenter that run out of memory part way must leave them consistent, as the N-API glue turns
+// Segmenter or a DefaultPipeline that run out of memory part way must leave them consistent, as the N-API glue turns
 // std::bad_alloc into a JS error and the object lives on. Built by plain cmake, run by
 // `npm run test:core`.
 #include <cstdio>
@@ -8,10 +8,12 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dictionary.h"
 #include "index_checker.h"
+#include "pipeline.h"
 #include "segmenter.h"
 #include "simhash_index.h"
 #include "test_support.h"
@@ -130,6 +132,48 @@ void test_segmenter_allocation_failures(const std::shared_ptr<const simhash_zh::
   check(failures > 100 && differences == 0, "a segmenter that runs out of memory part way segments as before");
 }
 
+// A pipeline whose calls run out of memory part way answers every later call as before (its
+// scratch is dropped with the failed call; the configured segmenter is never written).
+void test_pipeline_allocation_failures(const std::shared_ptr<const simhash_zh::Dictionary>& dict) {
+  const std::string pieces[] = {"我们中出了一个叛徒，", "研究生命起源", "<p>北京大学生活</p>", "韩玉赏鉴 SimHash", "杭研大厦。", "哈哈哈", "ＡＢＣ１２３"};
+  simhash_zh::PipelineOptions options;
+  options.user_words = {{"杭研大厦", 100}, {"北京", 10}, {"靓仔", -1}};
+  const simhash_zh::DefaultPipeline pipeline(dict, options);
+  const simhash_zh::DefaultPipeline fresh(dict, options);
+  Rng rng{5};
+  int failures = 0;
+  int differences = 0;
+  for (int step = 0; step < 400; ++step) {
+    std::string text;
+    const size_t length = rng.next() % 3000;
+    while (text.size() < length) text += pieces[rng.next() % 7];
+    const int call = static_cast<int>(rng.next() % 3);
+    alloc_budget = static_cast<long>(rng.next() % 16);
+    try {
+      if (call == 0) {
+        pipeline.fingerprint(text);
+      } else if (call == 1) {
+        pipeline.features(text);
+      } else {
+        const std::string_view texts[2] = {text, pieces[0]};
+        simhash_zh::Fingerprint out[2];
+        pipeline.fingerprint_batch(
+            2, [](void* context, size_t i) { return static_cast<const std::string_view*>(context)[i]; },
+            const_cast<std::string_view*>(texts), out);
+      }
+    } catch (const std::bad_alloc&) {
+      ++failures;
+    }
+    alloc_budget = -1;
+    const auto a = pipeline.fingerprint(text);
+    const auto b = fresh.fingerprint(text);
+    if (a.lo != b.lo || a.hi != b.hi || pipeline.features(text).items().size() != fresh.features(text).items().size()) {
+      ++differences;
+    }
+  }
+  check(failures > 100 && differences == 0, "a pipeline that runs out of memory part way answers as before");
+}
+
 }  // namespace
 
 int main() {
@@ -138,6 +182,7 @@ int main() {
   const auto dict = simhash_zh::Dictionary::from_file("dict/jieba.dict", &status);
   if (dict) {
     test_segmenter_allocation_failures(dict);
+    test_pipeline_allocation_failures(dict);
   } else {
     std::printf("segmenter allocation tests skipped: %s (run `npm run build:dict`)\n", status.message.c_str());
   }
