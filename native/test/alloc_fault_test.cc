@@ -1,8 +1,8 @@
 // Allocation failure injection for the C++ core, apart from core_test (which runs under valgrind,
-// whose allocator this replacement would fight): updates of a SimHashIndex and calls of a
-// Segmenter or a DefaultPipeline that run out of memory part way must leave them consistent, as the N-API glue turns
-// std::bad_alloc into a JS error and the object lives on. Built by plain cmake, run by
-// `npm run test:core`.
+// whose allocator this replacement would fight). Updates of a SimHashIndex and calls of a
+// Segmenter or a DefaultPipeline that run out of memory part way must leave them consistent: the
+// N-API glue turns std::bad_alloc into a JS error and the object lives on. Built by plain cmake,
+// run by `npm run test:core`.
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
