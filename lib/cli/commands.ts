@@ -21,14 +21,15 @@ import {
   INPUT_SPECS,
   MAX_DISTANCE_SPEC,
   PRESET_SPECS,
+  PROGRESS_SPECS,
   STOP_WORDS_SPEC,
   USER_DICT_SPEC,
-  PROGRESS_SPECS,
   backendOption,
   flag,
   inputOptions,
   maxDistance,
   outputFormat,
+  pipelineFile,
   reporting,
   simhashOptions,
   stringOption,
@@ -398,8 +399,7 @@ const segmentCommand: Command = {
         if (args.options.has(name)) throw new UsageError(`--${name} applies with --features only`, this.name);
       }
       const backend = backendOption(args, this.name);
-      const userDict = stringOption(args, 'user-dict');
-      if (userDict === '') throw new UsageError('--user-dict needs a file', this.name);
+      const userDict = pipelineFile(args, 'user-dict', this.name);
       try {
         segmenter = new Segmenter({ ...(backend === undefined ? {} : { backend }), hmm: hmm ?? true });
         if (userDict !== undefined) segmenter.loadUserDict(userDict);

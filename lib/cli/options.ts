@@ -118,23 +118,22 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
     }
     options.html = html === 'auto' ? 'auto' : html === 'true';
   }
-  const userDict = stringOption(args, 'user-dict');
-  if (userDict !== undefined) {
-    if (options.preset !== undefined) {
-      throw new UsageError(`--user-dict does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
-    }
-    if (userDict === '') throw new UsageError('--user-dict needs a file', command);
-    options.userDict = userDict;
-  }
-  const stopWords = stringOption(args, 'stop-words');
-  if (stopWords !== undefined) {
-    if (options.preset !== undefined) {
-      throw new UsageError(`--stop-words does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
-    }
-    if (stopWords === '') throw new UsageError('--stop-words needs a file', command);
-    options.stopWords = readStopWords(stopWords);
-  }
+  const userDict = pipelineFile(args, 'user-dict', command, options.preset);
+  if (userDict !== undefined) options.userDict = userDict;
+  const stopWords = pipelineFile(args, 'stop-words', command, options.preset);
+  if (stopWords !== undefined) options.stopWords = readStopWords(stopWords);
   return options;
+}
+
+/** The file of a default-pipeline option (--user-dict, --stop-words), or undefined when not given. */
+export function pipelineFile(args: ParsedArgs, name: string, command: string, preset?: PresetName): string | undefined {
+  const file = stringOption(args, name);
+  if (file === undefined) return undefined;
+  if (preset !== undefined) {
+    throw new UsageError(`--${name} does not apply to --preset ${preset} (a preset reproduces its seed exactly)`, command);
+  }
+  if (file === '') throw new UsageError(`--${name} needs a file`, command);
+  return file;
 }
 
 /** --max-distance, checked against what an index supports at `bits` (or any 0..bits with `limit`). */
