@@ -10,7 +10,7 @@ import { DictReader } from './js/dict-reader';
 import { buildDictionary, decodeDictText, parseJiebaDict } from './js/dict-builder';
 import { FLAG_ENTRIES, FLAG_HMM, FLAG_LONGEST, SegmenterJs, type TokenSink } from './js/segmenter';
 import { wellFormed } from './js/text';
-import { readUserDict } from './user-dict';
+import { readUserDict, type UserDictEntry } from './user-dict';
 import { backend as defaultBackend, requireNativeAddon } from './native';
 import { assertOptionObject, resolveBackend } from './options';
 
@@ -32,6 +32,8 @@ export interface SegmenterOptions {
   backend?: Backend;
   /** Stop words that replace cppjieba's list (1534 words). */
   stopWords?: Iterable<string>;
+  /** A jieba user dictionary (`word [freq [tag]]` per line; a path or bytes), as `loadUserDict`. */
+  userDict?: string | Uint8Array;
 }
 
 export interface CutOptions {
@@ -267,7 +269,7 @@ function createEngine(backend: Backend, source: DictionarySource): SegmenterEngi
 
 // ---------------------------------------------------------------------------
 
-const OPTION_NAMES = ['dictionary', 'hmm', 'backend', 'stopWords'] as const;
+const OPTION_NAMES = ['dictionary', 'hmm', 'backend', 'stopWords', 'userDict'] as const;
 const CUT_OPTION_NAMES = ['hmm', 'mode'] as const;
 /** Scratch arrays above this many entries are dropped after use. */
 const SCRATCH_KEEP = 1 << 22;
@@ -310,8 +312,10 @@ export class Segmenter {
         stopWords.push(wellFormed(word));
       }
     }
+    const userWords = opts.userDict === undefined ? [] : readUserDict(opts.userDict, 'userDict');
     this.engine = createEngine(this.backend, resolveDictionary(opts.dictionary));
     if (stopWords !== null) this.engine.setStopWords(stopWords);
+    if (userWords.length > 0) this.addUserWords(userWords);
   }
 
   private flags(options: CutOptions | undefined): number {
@@ -420,9 +424,13 @@ export class Segmenter {
   loadUserDict(source: string | Uint8Array): number {
     const entries = readUserDict(source, 'source');
     this.notVisiting();
+    this.addUserWords(entries);
+    return entries.length;
+  }
+
+  private addUserWords(entries: readonly UserDictEntry[]): void {
     const freqs = new Float64Array(entries.map((e) => e.freq ?? NaN));
     this.engine.addWords(entries.map((e) => e.word), freqs);
-    return entries.length;
   }
 
   /** Whether `word` is a segmentation word (frequency > 0) of this segmenter's dictionary. */

@@ -202,6 +202,12 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
     }
     assert.throws(() => a.loadUserDict(Buffer.from('好词 1\n坏词 x\n')), (e) => e.code === 'SIMHASH_ZH_DICT_PARSE' && /line 2/.test(e.message));
     assert.throws(() => a.loadUserDict('/nonexistent/user.dict'), (e) => e.code === 'SIMHASH_ZH_DICT_IO');
+    // The same as an option: a segmenter ready with the user's words.
+    const b = new Segmenter({ backend, userDict: Buffer.from('云计算 5\n\n创新办 3 i\n韩玉赏鉴\n') });
+    assert.deepEqual(b.cut('李小福是创新办主任也是云计算方面的专家', { hmm: false }), a.cut('李小福是创新办主任也是云计算方面的专家', { hmm: false }));
+    assert.equal(b.wordFreq('韩玉赏鉴'), a.wordFreq('韩玉赏鉴'));
+    assert.throws(() => new Segmenter({ backend, userDict: '/nonexistent/user.dict' }), (e) => e.code === 'SIMHASH_ZH_DICT_IO');
+    assert.throws(() => new Segmenter({ backend, userDict: 7 }), (e) => e instanceof TypeError && /userDict must be a path or a Uint8Array/.test(e.message));
   });
 
   it('takes a dictionary in jieba text format, and custom stop words', function () {

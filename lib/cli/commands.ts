@@ -401,8 +401,7 @@ const segmentCommand: Command = {
       const backend = backendOption(args, this.name);
       const userDict = pipelineFile(args, 'user-dict', this.name);
       try {
-        segmenter = new Segmenter({ ...(backend === undefined ? {} : { backend }), hmm: hmm ?? true });
-        if (userDict !== undefined) segmenter.loadUserDict(userDict);
+        segmenter = new Segmenter({ ...(backend === undefined ? {} : { backend }), hmm: hmm ?? true, ...(userDict === undefined ? {} : { userDict }) });
       } catch (error) {
         throw new InputError((error as Error).message, { cause: error });
       }
