@@ -142,7 +142,7 @@ class Segmenter {
   const int32_t* bmp_;
   int32_t base_entries_;
   // Entry facts and frequencies: the dictionary's until add_word changes one, then a copy
-  // (4.5 MB for jieba's dictionary) that copies of this segmenter share until one of them
+  // (about 4 MB for jieba's dictionary) that copies of this segmenter share until one of them
   // changes a frequency again (copy on write).
   struct ChangedFreqs {
     std::vector<EntryFacts> facts;
