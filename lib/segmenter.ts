@@ -10,9 +10,9 @@ import { DictReader } from './js/dict-reader';
 import { buildDictionary, decodeDictText, parseJiebaDict } from './js/dict-builder';
 import { FLAG_ENTRIES, FLAG_HMM, FLAG_LONGEST, SegmenterJs, type TokenSink } from './js/segmenter';
 import { wellFormed } from './js/text';
-import { readUserDict, type UserDictEntry } from './user-dict';
 import { backend as defaultBackend, requireNativeAddon } from './native';
 import { assertOptionObject, resolveBackend } from './options';
+import { readUserDict, type UserDictEntry } from './user-dict';
 
 export type CutMode = 'default' | 'longest';
 export const CUT_MODES: readonly CutMode[] = ['default', 'longest'];

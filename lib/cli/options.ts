@@ -1,7 +1,7 @@
 // Option specs shared by the commands, and their validation into library options.
 import { readFileSync } from 'node:fs';
 import type { Bits, PresetName, SimHashOptions, Backend } from '../index';
-import { decodeDictText } from '../js/dict-builder';
+import { decodeDictText, parseStopWords } from '../js/dict-builder';
 import type { OptionSpec, ParsedArgs } from './args';
 import { InputError, UsageError, fileError } from './errors';
 import { InputStats, resolveSources, totalSize, type InputOptions } from './input';
@@ -96,7 +96,7 @@ export function readStopWords(file: string): string[] {
   } catch (error) {
     throw new InputError((error as Error).message, { cause: error });
   }
-  return text.replace(/^\uFEFF/, '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return parseStopWords(text).map((word) => word.trim()).filter((word) => word !== '');
 }
 
 /** --preset, --bits, --backend, --html, --user-dict, --stop-words as SimHash options. */
