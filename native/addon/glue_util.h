@@ -3,11 +3,13 @@
 
 #include <napi.h>
 
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "../core/dictionary.h"
 #include "../core/fingerprint.h"
 
 namespace simhash_zh_addon {
@@ -21,6 +23,27 @@ inline Napi::Error out_of_memory(Napi::Env env, const char* where) {
   Napi::Error error = Napi::Error::New(env, std::string("out of memory in ") + where);
   error.Set("code", Napi::String::New(env, "ERR_MEMORY_ALLOCATION_FAILED"));
   return error;
+}
+
+// The dictionary a path (shared through the core's cache) or Uint8Array names; a file that cannot
+// be used throws an Error with its stable code (SIMHASH_ZH_DICT_*), any other value a TypeError.
+inline std::shared_ptr<const simhash_zh::Dictionary> load_dictionary(Napi::Env env, const Napi::Value& source) {
+  simhash_zh::DictStatus status;
+  std::shared_ptr<const simhash_zh::Dictionary> dictionary;
+  if (source.IsString()) {
+    dictionary = simhash_zh::Dictionary::shared(source.As<Napi::String>().Utf8Value(), &status);
+  } else if (source.IsTypedArray() && source.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+    auto bytes = source.As<Napi::Uint8Array>();
+    dictionary = simhash_zh::Dictionary::from_bytes(bytes.Data(), bytes.ByteLength(), &status);
+  } else {
+    throw Napi::TypeError::New(env, "dictionary must be a path or a Uint8Array");
+  }
+  if (!dictionary) {
+    Napi::Error error = Napi::Error::New(env, status.message);
+    error.Set("code", Napi::String::New(env, simhash_zh::dict_error_code(status.code)));
+    throw error;
+  }
+  return dictionary;
 }
 
 // Runs `body`, turning the core's C++ exceptions into JS errors. node-addon-api rethrows only

@@ -17,19 +17,11 @@
 namespace simhash_zh_addon {
 namespace {
 
-using simhash_zh::Dictionary;
-using simhash_zh::DictStatus;
 using simhash_zh::Segmenter;
 using simhash_zh::WordSpan;
 
 constexpr size_t kKeepBuffer = size_t{64} << 20;
 constexpr char kWhere[] = "the native segmenter";
-
-Napi::Error dict_error(Napi::Env env, const DictStatus& status) {
-  Napi::Error error = Napi::Error::New(env, status.message);
-  error.Set("code", Napi::String::New(env, simhash_zh::dict_error_code(status.code)));
-  return error;
-}
 
 struct Output {
   uint32_t* ends;
@@ -132,22 +124,8 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
   // NativeSegmenter(dictionary: string (path) | Uint8Array (binary format))
   explicit NativeSegmenter(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeSegmenter>(info) {
     Napi::Env env = info.Env();
-    require(info.Length() >= 1 && (info[0].IsString() || info[0].IsTypedArray()), env,
-            "NativeSegmenter(dictionary: string | Uint8Array)");
-    DictStatus status;
-    std::shared_ptr<const Dictionary> dict;
-    guarded(env, kWhere, [&] {
-      if (info[0].IsString()) {
-        dict = Dictionary::shared(info[0].As<Napi::String>().Utf8Value(), &status);
-      } else {
-        auto bytes = info[0].As<Napi::TypedArray>();
-        require(bytes.TypedArrayType() == napi_uint8_array, env, "dictionary bytes must be a Uint8Array");
-        auto array = bytes.As<Napi::Uint8Array>();
-        dict = Dictionary::from_bytes(array.Data(), array.ByteLength(), &status);
-      }
-      if (!dict) throw dict_error(env, status);
-      segmenter_ = std::make_unique<Segmenter>(std::move(dict));
-    });
+    require(info.Length() >= 1, env, "NativeSegmenter(dictionary: string | Uint8Array)");
+    guarded(env, kWhere, [&] { segmenter_ = std::make_unique<Segmenter>(load_dictionary(env, info[0])); });
   }
 
  private:

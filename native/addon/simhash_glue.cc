@@ -148,29 +148,12 @@ Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value
   return out;
 }
 
-Napi::Error dictionary_error(Napi::Env env, const simhash_zh::DictStatus& status) {
-  Napi::Error error = Napi::Error::New(env, status.message);
-  error.Set("code", Napi::String::New(env, simhash_zh::dict_error_code(status.code)));
-  return error;
-}
-
 // config: { dictionary: string (path) | Uint8Array, html: 0|1|2, foldWidth, lowercase,
 //   weighting: 0..3, features: 0..2, hmm, useStopWords, stopWords?: string[],
 //   userWords: [word, freq (-1: suggested)][] }, validated in TypeScript.
 std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi::Object config) {
   require(bits == 64 || bits == 128, env, "bits must be 64 or 128");
-  simhash_zh::DictStatus status;
-  std::shared_ptr<const simhash_zh::Dictionary> dictionary;
-  Napi::Value source = config.Get("dictionary");
-  if (source.IsString()) {
-    dictionary = simhash_zh::Dictionary::shared(source.As<Napi::String>().Utf8Value(), &status);
-  } else if (source.IsTypedArray() && source.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
-    auto bytes = source.As<Napi::Uint8Array>();
-    dictionary = simhash_zh::Dictionary::from_bytes(bytes.Data(), bytes.ByteLength(), &status);
-  } else {
-    throw Napi::TypeError::New(env, "dictionary must be a path or a Uint8Array");
-  }
-  if (!dictionary) throw dictionary_error(env, status);
+  std::shared_ptr<const simhash_zh::Dictionary> dictionary = load_dictionary(env, config.Get("dictionary"));
 
   simhash_zh::PipelineOptions options;
   options.bits = bits;
