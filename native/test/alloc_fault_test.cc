@@ -25,15 +25,22 @@ long alloc_budget = -1;
 }  // namespace
 
 // Exported from the executable (CMake ENABLE_EXPORTS), so the standard library's own allocations
-// come here too.
-
+// come here too. GCC cannot tell that this operator new allocates with malloc, and warns where
+// the matching delete frees.
 void* operator new(std::size_t size) {
   if (alloc_budget >= 0 && alloc_budget-- == 0) throw std::bad_alloc();
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace {
 
