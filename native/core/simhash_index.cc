@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
@@ -259,10 +260,10 @@ void SimHashIndex::IdMap::place(uint64_t h, uint32_t slot) {
 
 void SimHashIndex::IdMap::rehash(size_t capacity, const std::vector<uint64_t>& ids) {
   // Both new arrays exist before the old ones go: a failed allocation leaves the map as it was.
-  std::vector<uint8_t> old_tags(capacity, 0);
-  std::vector<uint32_t> old_slots(capacity, 0);
-  old_tags.swap(tags_);
-  old_slots.swap(slots_);
+  std::vector<uint8_t> new_tags(capacity, 0);
+  std::vector<uint32_t> new_slots(capacity, 0);
+  std::vector<uint8_t> old_tags = std::exchange(tags_, std::move(new_tags));
+  std::vector<uint32_t> old_slots = std::exchange(slots_, std::move(new_slots));
   for (size_t i = 0; i < old_tags.size(); ++i) {
     if (old_tags[i] != 0) place(hash(ids[old_slots[i]]), old_slots[i]);
   }
