@@ -132,6 +132,17 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
     assert.deepEqual(s.cut('WES-5.4.5 3.14%', { hmm: true }), ['WES-5', '.', '4.5', ' ', '3.14%']);
   });
 
+  it('finds words that start with an ASCII character: the dictionary\'s, one added after use, a custom dictionary\'s', function () {
+    // The native engine takes most ASCII characters as words of their own without walking the
+    // trie; these are the ones it must not (jieba's 'c++' and '1号店', an added 'x光', 'hello').
+    const t = new Segmenter({ backend });
+    assert.deepEqual(t.cut('x光片和c++ 1号店', { hmm: false }), ['x', '光', '片', '和', 'c++', ' ', '1号店']);
+    assert.equal(t.addWord('x光', 1000), 1000);
+    assert.deepEqual(t.cut('x光片和c++ 1号店', { hmm: false }), ['x光', '片', '和', 'c++', ' ', '1号店']);
+    const custom = new Segmenter({ backend, dictionary: Buffer.from('hello 100\n世界 100\nzz 5\n') });
+    assert.deepEqual(custom.cut('xhelloy, hello世界 zzz', { hmm: false }), ['x', 'hello', 'y', ',', ' ', 'hello', '世界', ' ', 'zz', 'z']);
+  });
+
   it("mode: 'longest' is forward maximum matching", function () {
     assert.deepEqual(s.cut('研究生命起源', { hmm: false }), ['研究', '生命', '起源']);
     assert.deepEqual(s.cut('研究生命起源', { hmm: false, mode: 'longest' }), ['研究生', '命', '起源']);
@@ -314,7 +325,8 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
   it(`addWord, then cut (${PROPERTY_RUNS} runs, the words accumulate)`, function () {
     const n = new Segmenter({ backend: 'native' });
     const j = new Segmenter({ backend: 'js' });
-    const word = fc.oneof(novel, fc.string({ unit: fc.constantFrom(...'中国人民银行总行研究生命起源abc1'), minLength: 1, maxLength: 6 }));
+    // Words that start with ASCII characters too: they turn off the native engine's shortcut for them.
+    const word = fc.oneof(novel, fc.string({ unit: fc.constantFrom(...'中国人民银行总行研究生命起源abc1x+光'), minLength: 1, maxLength: 6 }));
     const freq = fc.option(fc.integer({ min: 0, max: 5000000 }), { nil: undefined });
     fc.assert(fc.property(word, freq, text, options, (w, f, t, o) => {
       assert.equal(n.addWord(w, f), j.addWord(w, f));

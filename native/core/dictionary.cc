@@ -2,16 +2,19 @@
 
 #include "zeroed_memory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
 #include <tuple>
+#include <vector>
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -266,6 +269,60 @@ int32_t Dictionary::char_id_supp(uint32_t cp) const {
     }
   }
   return 0;
+}
+
+// Finds the ASCII characters that start a segmentation word of two or more characters: the
+// segmenter takes the others in a block as words of their own without walking the trie (in
+// lowercased text nearly all: jieba's words of ASCII letters are capitalized, and the English
+// stop words below them are not segmentation words). Each such word's first character is found
+// by climbing from its slot to the root's child, a few milliseconds for jieba's dictionary: done
+// once, when a segmenter first meets an ASCII character. The climb is bounded (a file's parent
+// links are checked to be in range, not to be acyclic); a climb that hits the bound marks every
+// character, which only turns the shortcut off.
+void Dictionary::find_ascii_word_starts() const {
+  const TrieNode* trie = trie_;
+  const int64_t base0 = trie[0].base;
+  // The root's children by ASCII ids (at most 128 slots), hashed: slot -> its characters' bits.
+  constexpr uint32_t kTable = 256;
+  int32_t table_slot[kTable];
+  uint32_t table_chars[kTable][4] = {};
+  std::fill(std::begin(table_slot), std::end(table_slot), -1);
+  const auto home = [](int32_t slot) { return (static_cast<uint32_t>(slot) * 2654435761u) >> 24; };
+  for (uint32_t c = 0; c < 128; c++) {
+    const int32_t id = bmp_[c];
+    const int64_t slot = base0 + id;
+    if (id <= 0 || slot <= 0 || slot >= static_cast<int64_t>(trie_slots_) || trie[slot].check != 0) continue;
+    uint32_t at = home(static_cast<int32_t>(slot));
+    while (table_slot[at] != -1 && table_slot[at] != slot) at = (at + 1) & (kTable - 1);
+    table_slot[at] = static_cast<int32_t>(slot);
+    table_chars[at][c >> 5] |= 1u << (c & 31);
+  }
+  uint32_t mask[4] = {};
+  const uint32_t max_climb = std::min<uint32_t>(max_word_chars_, 255) + 1;
+  for (uint32_t t = 1; t < trie_slots_; t++) {
+    const int32_t entry = trie[t].entry;
+    int32_t s = trie[t].check;
+    if (entry < 0 || s <= 0 || facts_[entry].log_freq < 0) continue;  // one character, or not a word
+    for (uint32_t steps = 0; trie[s].check != 0; steps++) {
+      s = trie[s].check;
+      if (s <= 0 || steps >= max_climb) {
+        std::fill(std::begin(mask), std::end(mask), ~0u);
+        t = trie_slots_;
+        break;
+      }
+    }
+    for (uint32_t at = home(s); table_slot[at] != -1; at = (at + 1) & (kTable - 1)) {
+      if (table_slot[at] != s) continue;
+      for (int k = 0; k < 4; k++) mask[k] |= table_chars[at][k];
+      break;
+    }
+  }
+  for (int k = 0; k < 4; k++) ascii_starts_word_[k] = mask[k];
+}
+
+const uint32_t* Dictionary::ascii_word_starts() const {
+  std::call_once(ascii_once_, [this] { find_ascii_word_starts(); });
+  return ascii_starts_word_;
 }
 
 bool Dictionary::validate(DictStatus* status) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace simhash_zh {
@@ -125,6 +126,9 @@ class Dictionary {
   double total_freq() const { return total_freq_; }
   int32_t log_total() const { return log_total_; }
   uint32_t max_word_chars() const { return max_word_chars_; }
+  // Bit c (< 128) of [c >> 5]: a segmentation word of two or more characters starts with ASCII
+  // character c. Worked out on the first call (a pass over the trie), from any thread.
+  const uint32_t* ascii_word_starts() const;
   // [start x4, trans x16, firstCp, count, emit x count*4] as costs (kHmmMissing: impossible).
   const int32_t* hmm() const { return hmm_; }
   size_t byte_size() const { return size_; }
@@ -132,6 +136,7 @@ class Dictionary {
  private:
   Dictionary() = default;
   bool validate(DictStatus* status);
+  void find_ascii_word_starts() const;
   int32_t char_id_supp(uint32_t cp) const;
   bool has_entry(int32_t entry) const { return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_; }
 
@@ -156,6 +161,8 @@ class Dictionary {
   double total_freq_ = 0;
   int32_t log_total_ = 0;
   int32_t idf_median_ = 0;
+  mutable std::once_flag ascii_once_;
+  mutable uint32_t ascii_starts_word_[4] = {};
 };
 
 }  // namespace simhash_zh

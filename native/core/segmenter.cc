@@ -70,6 +70,21 @@ Segmenter::Segmenter(const Segmenter& other) : Segmenter(other.dict_) {
   ov_freq_ = other.ov_freq_;
   has_stop_set_ = other.has_stop_set_;
   stop_set_ = other.stop_set_;
+  lone_ready_ = other.lone_ready_;
+  std::copy(std::begin(other.ascii_lone_), std::end(other.ascii_lone_), ascii_lone_);
+  std::copy(std::begin(other.ascii_starts_added_), std::end(other.ascii_starts_added_), ascii_starts_added_);
+}
+
+void Segmenter::prepare_lone() {
+  lone_ready_ = true;
+  for (uint32_t c = 0; c < 128; c++) refresh_lone(c);
+}
+
+void Segmenter::refresh_lone(uint32_t c) {
+  if (!lone_ready_) return;  // prepare_lone() does every character
+  const uint32_t* starts = dict_->ascii_word_starts();
+  const bool starts_word = ascii_starts_added_[c] || ((starts[c >> 5] >> (c & 31)) & 1u) != 0;
+  ascii_lone_[c] = starts_word ? kNotLone : single_entry(c);
 }
 
 // ---------------------------------------------------------------------------
@@ -277,11 +292,42 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     return count + 1;
   };
   const EntryFacts* facts = facts_;
+  // A window of one character with one way through it, `entry`: window() would do this.
+  auto lone_window = [&](int32_t entry) {
+    if (hmm || is_ascii_alnum(w_cp_[i])) {
+      if (!p_active_) {
+        p_active_ = true;
+        p_start_ = w_off_[i];
+        p_entry_ = entry;
+      }
+      p_count_++;
+    } else {
+      if (hmm) {
+        flush_run(w_off_[i]);
+      } else {
+        flush_ascii(w_off_[i]);
+      }
+      emit(w_off_[i], w_off_[i + 1], entry);
+    }
+    i++;
+    from = i;
+    edges = 0;
+    reach = i;
+    if (from >= 4096) compact(from, i, reach);
+  };
   for (;;) {
     if (!ensure(i) || stop_) {
       e_start_[i] = edges;
       if (i > from) window(from, i, hmm, longest);
       break;
+    }
+    if (i == from && w_cp_[i] < 0x80) {
+      if (!lone_ready_) prepare_lone();
+      if (ascii_lone_[w_cp_[i]] != kNotLone) {
+        // No word of two or more characters starts here, and none from before reaches past i.
+        lone_window(ascii_lone_[w_cp_[i]]);
+        continue;
+      }
     }
     // The DAG: every dictionary word starting at i. The window arrays are read through
     // locals, reloaded after ensure() decodes more (the only place they change).
@@ -324,27 +370,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     s_entry_[i] = single;
     if (edges == first) edges = add_edge(edges, i + 1, single, 0);
     if (i == from && edges == first + 1 && e_end[first] == i + 1) {
-      // Fast path: a window of one character with one way through it; window() would do this.
-      if (hmm || is_ascii_alnum(w_cp_[i])) {
-        if (!p_active_) {
-          p_active_ = true;
-          p_start_ = w_off_[i];
-          p_entry_ = e_entry[first];
-        }
-        p_count_++;
-      } else {
-        if (hmm) {
-          flush_run(w_off_[i]);
-        } else {
-          flush_ascii(w_off_[i]);
-        }
-        emit(w_off_[i], w_off_[i + 1], e_entry[first]);
-      }
-      i++;
-      from = i;
-      edges = 0;
-      reach = i;
-      if (from >= 4096) compact(from, i, reach);
+      lone_window(e_entry[first]);
       continue;
     }
     for (uint32_t k = first; k < edges; k++) {
@@ -652,6 +678,10 @@ double Segmenter::add_word(std::string_view word, double freq) {
     total_ += f;
   }
   if (f > 0 && cps.size() > max_word_chars_) max_word_chars_ = static_cast<uint32_t>(cps.size());
+  if (!cps.empty() && cps[0] < 0x80) {
+    if (cps.size() >= 2) ascii_starts_added_[cps[0]] = true;
+    refresh_lone(cps[0]);
+  }
   log_total_ = det_log_scaled(total_);
   return f;
 }

@@ -7,6 +7,7 @@
 // dictionary). Segmenting allocates nothing per word.
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -136,6 +137,10 @@ class Segmenter {
   double suggest_freq(std::string_view word);
   // Makes the changed frequencies this segmenter's own (copied on the first change, or when shared).
   void own_freqs();
+  // Fills ascii_lone_ (on the first ASCII character a block starts a window with).
+  void prepare_lone();
+  // Recomputes ascii_lone_[c] from the dictionary and the added words, once it is filled.
+  void refresh_lone(uint32_t c);
 
   std::shared_ptr<const Dictionary> dict_;
   const TrieNode* trie_;
@@ -159,6 +164,13 @@ class Segmenter {
   std::vector<int32_t> ov_entry_{-1};
   std::vector<int32_t> ov_log_freq_;
   std::vector<uint32_t> ov_freq_;
+  // ASCII characters no word of two or more characters starts with (after lowercasing, nearly
+  // all: jieba's dictionary has five such words): ascii_lone_[c] is the entry of c as a word,
+  // or kNotLone. A block meets them in runs (English words, numbers), each its own window.
+  static constexpr int32_t kNotLone = INT32_MIN;
+  bool lone_ready_ = false;
+  int32_t ascii_lone_[128];
+  bool ascii_starts_added_[128] = {};  // an added word of two or more characters starts with c
   // Custom stop words: immutable once set, shared by copies; the views point into `words`.
   struct StopSet {
     std::vector<std::string> words;

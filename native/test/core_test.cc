@@ -443,6 +443,64 @@ void test_segmenter() {
   }
   check(true, "mutated dictionaries never crash");
   (void)loaded;
+
+  // ASCII characters that start a word of two or more characters (jieba: 'c++', '1号店', '4s店',
+  // and capitals such as 'T恤'); the segmenter takes every other one as a word of its own.
+  const uint32_t* starts = dict->ascii_word_starts();
+  auto starts_word = [&](char c) { return ((starts[c >> 5] >> (c & 31)) & 1u) != 0; };
+  check(starts_word('c') && starts_word('1') && starts_word('4') && starts_word('T') && !starts_word('a') &&
+            !starts_word('x') && !starts_word('0') && !starts_word(' ') && !starts_word('+'),
+        "ASCII word starts of jieba's dictionary");
+  check(seg_words(seg, "c++和x光 1号店ab", 0) == std::vector<std::string>{"c++", "和", "x", "光", " ", "1号店", "ab"},
+        "ASCII characters that start words, and ones that do not");
+  {
+    simhash_zh::Segmenter used(dict);
+    seg_words(used, "xyz", 0);  // the shortcut is set up for 'x'
+    used.add_word("x光", 1000);
+    check(seg_words(used, "x光", 0) == std::vector<std::string>{"x光"}, "a word added after use starts with 'x'");
+  }
+  {
+    // A parent cycle (a damaged file that passes validation): the climb gives up and marks
+    // every character, and the segmenter still works. Find a three-character word: the slot
+    // of its last character t, t's parent p and p's parent g, a child of the root.
+    using simhash_zh::TrieNode;
+    const TrieNode* trie = dict->trie();
+    uint32_t t = 1;
+    while (t < dict->trie_slots() &&
+           !(trie[t].entry >= 0 && trie[t].check > 0 && trie[trie[t].check].check > 0 &&
+             trie[trie[trie[t].check].check].check == 0 && dict->log_freq(trie[t].entry) >= 0)) {
+      t++;
+    }
+    check(t < dict->trie_slots(), "a three-character word");
+    const int32_t p = trie[t].check;
+    const int32_t g = trie[p].check;
+    uint32_t trie_offset = 0;
+    for (uint32_t k = 0; k < 16; k++) {
+      uint32_t id, offset;
+      std::memcpy(&id, bytes.data() + simhash_zh::kDictHeaderSize + k * 16, 4);
+      std::memcpy(&offset, bytes.data() + simhash_zh::kDictHeaderSize + k * 16 + 4, 4);
+      if (id == 3) trie_offset = offset;  // the trie section
+    }
+    auto cyclic = bytes;
+    TrieNode node_g, node_p;
+    std::memcpy(&node_g, cyclic.data() + trie_offset + g * sizeof(TrieNode), sizeof(TrieNode));
+    std::memcpy(&node_p, cyclic.data() + trie_offset + p * sizeof(TrieNode), sizeof(TrieNode));
+    node_g.check = p;  // g's parent is now p, whose parent is g
+    node_p.children |= 1u << ((static_cast<uint32_t>(g) - static_cast<uint32_t>(node_p.base)) & 31);
+    std::memcpy(cyclic.data() + trie_offset + g * sizeof(TrieNode), &node_g, sizeof(TrieNode));
+    std::memcpy(cyclic.data() + trie_offset + p * sizeof(TrieNode), &node_p, sizeof(TrieNode));
+    const uint32_t crc = simhash_zh::crc32(cyclic.data() + 16, cyclic.size() - 16);
+    std::memcpy(cyclic.data() + 12, &crc, 4);
+    DictStatus cs;
+    auto d = Dictionary::from_bytes(cyclic.data(), cyclic.size(), &cs);
+    check(d != nullptr, "a parent cycle passes validation");
+    if (d) {
+      const uint32_t* all = d->ascii_word_starts();
+      check(all[0] == ~0u && all[1] == ~0u && all[2] == ~0u && all[3] == ~0u, "a parent cycle marks every character");
+      simhash_zh::Segmenter s(d);
+      check(seg_words(s, "abc网球", 0).size() >= 2, "and the segmenter works");
+    }
+  }
 }
 }  // namespace
 
