@@ -164,9 +164,10 @@ class Segmenter {
   std::vector<int32_t> ov_entry_{-1};
   std::vector<int32_t> ov_log_freq_;
   std::vector<uint32_t> ov_freq_;
-  // ASCII characters no word of two or more characters starts with (after lowercasing, nearly
-  // all: jieba's dictionary has five such words): ascii_lone_[c] is the entry of c as a word,
-  // or kNotLone. A block meets them in runs (English words, numbers), each its own window.
+  // ASCII characters no word of two or more characters starts with (in lowercased text nearly
+  // all: jieba's words that start with ASCII are mostly capitalized, 'T恤'): ascii_lone_[c] is
+  // the entry of c as a word, or kNotLone. Blocks meet them in runs (English words, numbers),
+  // each character a window of its own.
   static constexpr int32_t kNotLone = INT32_MIN;
   bool lone_ready_ = false;
   int32_t ascii_lone_[128];
