@@ -4,6 +4,22 @@
 'use strict';
 const { SimHash } = require('..');
 const { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, argValues } = require('./common');
+const { typescriptDiagnostics } = require('./segment-corpora');
+
+/** Mixed Chinese/English text nobody here wrote: TypeScript's zh-CN and zh-TW messages, joined into documents of about 1,500 characters. */
+function mixedDocuments() {
+  const docs = [];
+  let doc = '';
+  for (const message of typescriptDiagnostics()) {
+    doc = doc ? `${doc} ${message}` : message;
+    if (doc.length >= 1500) {
+      docs.push(doc);
+      doc = '';
+    }
+  }
+  if (doc) docs.push(doc);
+  return docs;
+}
 
 /** Rounds of every case, interleaved; each case keeps its best round (the least disturbed by other load). */
 const ROUNDS = Number(argValues('--rounds')[0] ?? 3);
@@ -12,6 +28,8 @@ async function main() {
   const { sources, lines } = corpusLines(argValues('--corpus'));
   const docs = lines;
   const titles = shortTexts(lines, 64);
+  const mixed = mixedDocuments();
+  const mixedBytes = bytesOf(mixed);
   const docBytes = bytesOf(docs);
   const titleBytes = bytesOf(titles);
   const MB = 1024 * 1024;
@@ -24,10 +42,12 @@ async function main() {
   const simhashJs = new SimHashJs();
 
   const jiebaCut = () => { for (const text of docs) jieba.cut(text, false); };
+  const jiebaCutMixed = () => { for (const text of mixed) jieba.cut(text, false); };
   const simhashJsHash = () => { for (const text of docs) simhashJs.hash(text); };
   // Each case: a name and a function giving seconds for one measurement (median of its runs).
   const cases = [
     { key: 'jieba', run: async () => time(jiebaCut) },
+    { key: 'jiebaMixed', run: async () => time(jiebaCutMixed) },
     { key: 'simhashJs', run: async () => time(simhashJsHash) },
   ];
   const configs = [];
@@ -46,6 +66,7 @@ async function main() {
     engines.set(name, { native, js });
     cases.push(
       { key: `${name}:native`, run: async () => time(() => native.fingerprintMany(docs)) },
+      { key: `${name}:mixed`, run: async () => time(() => native.fingerprintMany(mixed)) },
       { key: `${name}:titles`, run: async () => time(() => native.fingerprintMany(titles)) },
       { key: `${name}:async`, run: () => timeAsync(() => native.fingerprintManyAsync(titles)) },
       { key: `${name}:js`, run: async () => time(() => js.fingerprintMany(docs), 3) },
@@ -68,17 +89,20 @@ async function main() {
     return Number(process.hrtime.bigint() - start);
   };
   const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
-  const paired = { nativeVsJieba: null, jsVsSimhashJs: null };
+  const paired = { nativeVsJieba: null, jsVsSimhashJs: null, mixedNativeVsJieba: null };
   if (engines.has('default')) {
     const { native, js } = engines.get('default');
     const nativeRatios = [];
     const jsRatios = [];
+    const mixedRatios = [];
     for (let i = 0; i < PAIRS; i++) {
       nativeRatios.push(once(jiebaCut) / once(() => native.fingerprintMany(docs)));
       jsRatios.push(once(simhashJsHash) / once(() => js.fingerprintMany(docs)));
+      mixedRatios.push(once(jiebaCutMixed) / once(() => native.fingerprintMany(mixed)));
     }
     paired.nativeVsJieba = median(nativeRatios);
     paired.jsVsSimhashJs = median(jsRatios);
+    paired.mixedNativeVsJieba = median(mixedRatios);
   }
   results.paired = { pairs: PAIRS, ...paired };
 
@@ -101,15 +125,25 @@ async function main() {
     );
     results[name] = { nativeMBps: nativeRate, nativeVsJieba: nativeRate / jiebaRate, titlesPerSecond: oneCore, asyncTitlesPerSecond: allCores, asyncSpeedup: allCores / oneCore, jsMBps: jsRate, jsVsSimhashJs: jsRate / peerJsRate };
   }
+  const jiebaMixedRate = mixedBytes / MB / best.get('jiebaMixed');
+  if (engines.has('default')) {
+    const mixedRate = mixedBytes / MB / best.get('default:mixed');
+    rows.push(
+      { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: `${jiebaMixedRate.toFixed(2)} MB/s`, ratio: '1.00 (peer)' },
+      { case: 'default native, mixed documents', rate: `${mixedRate.toFixed(2)} MB/s`, ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
+    );
+    results.mixedText = { documents: mixed.length, bytes: mixedBytes, jiebaMBps: jiebaMixedRate, defaultNativeMBps: mixedRate, defaultNativeVsJieba: mixedRate / jiebaMixedRate, pairedDefaultNativeVsJieba: paired.mixedNativeVsJieba };
+  }
   results.jiebaMBps = jiebaRate;
   results.simhashJsMBps = peerJsRate;
 
   console.log(`bench/fingerprint — ${results.machine}`);
   console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MB).toFixed(2)} MB), ${titles.length} titles ≤64 chars (${(titleBytes / MB).toFixed(2)} MB)`);
+  console.log(`mixed documents: TypeScript's zh-CN and zh-TW diagnostic messages (Chinese with English terms and placeholders), ${mixed.length} documents of about 1,500 characters (${(mixedBytes / MB).toFixed(2)} MB)`);
   console.log(`${ROUNDS} rounds of every case, interleaved; a measurement is the median of 5 runs after a warm-up (3 for the TS engine); each case keeps its best round; ratios against peers measured in this run\n`);
   console.log(table(rows, ['case', 'rate', 'ratio']));
   if (paired.nativeVsJieba !== null) {
-    console.log(`\npaired (${PAIRS} alternations, median ratio): default native ${paired.nativeVsJieba.toFixed(2)}× jieba cut; default TS engine ${paired.jsVsSimhashJs.toFixed(2)}× simhash-js`);
+    console.log(`\npaired (${PAIRS} alternations, median ratio): default native ${paired.nativeVsJieba.toFixed(2)}× jieba cut (mixed documents ${paired.mixedNativeVsJieba.toFixed(2)}×); default TS engine ${paired.jsVsSimhashJs.toFixed(2)}× simhash-js`);
   }
   console.log('\ntargets (default pipeline): native ≥ 3× jieba cut; titles ≥ 300,000/s on one core; async ≥ 1.7× one core on 2 cores; TS ≥ 5× simhash-js');
   console.log(`reproduce: node bench/fingerprint.js${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`);

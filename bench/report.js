@@ -421,6 +421,12 @@ function fingerprintSection(fp) {
       `${times(j.paired.nativeVsJieba)} jieba \`cut\` (native) and ${times(j.paired.jsVsSimhashJs)} simhash-js (TS engine). Load that comes and goes ` +
       'moves it less than the best rounds above, on which the targets are judged.');
   }
+  const m = j.mixedText;
+  if (m) {
+    lines.push('', `Mixed Chinese/English text (TypeScript's zh-CN and zh-TW diagnostic messages, ${num(m.documents)} documents of about 1,500 characters, ` +
+      `${sig(m.bytes / 1e6)} MB; no target): the default pipeline, native, ${sig(mb(m.defaultNativeMBps))} MB/s against jieba \`cut\` ${sig(mb(m.jiebaMBps))} MB/s, ` +
+      `${times(m.defaultNativeVsJieba)}` + (m.pairedDefaultNativeVsJieba != null ? ` (paired ${times(m.pairedDefaultNativeVsJieba)}).` : '.'));
+  }
   if (j.machine) lines.push('', `Machine as the benchmark saw it: ${j.machine}.`);
   return lines.join('\n');
 }
@@ -689,6 +695,8 @@ function headline(data) {
     const T = TARGETS.fingerprint;
     rows.push(['Fingerprint, default pipeline, native', `${sig(mb(d.nativeMBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(fp.json.jiebaMBps))} MB/s`, times(d.nativeVsJieba), `≥ ${T.nativeVsJieba}×: ${status(d.nativeVsJieba >= T.nativeVsJieba)}`]);
     rows.push(['Fingerprint, default pipeline, TS engine', `${sig(mb(d.jsMBps))} MB/s`, `simhash-js ${sig(mb(fp.json.simhashJsMBps))} MB/s`, times(d.jsVsSimhashJs), `≥ ${T.jsVsSimhashJs}×: ${status(d.jsVsSimhashJs >= T.jsVsSimhashJs)}`]);
+    const m = fp.json.mixedText;
+    if (m) rows.push(['Fingerprint, mixed Chinese/English text, native', `${sig(mb(m.defaultNativeMBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(m.jiebaMBps))} MB/s`, times(m.defaultNativeVsJieba), '–']);
     rows.push(['Titles (≤ 64 chars) fingerprinted, native, one core', `${num(d.titlesPerSecond)}/s`, '–', '–', `≥ ${num(T.titlesPerSecond)}/s: ${status(d.titlesPerSecond >= T.titlesPerSecond)}`]);
   }
   if (q) {
