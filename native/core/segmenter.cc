@@ -294,21 +294,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
   const EntryFacts* facts = facts_;
   // A window of one character with one way through it, `entry`: window() would do this.
   auto lone_window = [&](int32_t entry) {
-    if (hmm || is_ascii_alnum(w_cp_[i])) {
-      if (!p_active_) {
-        p_active_ = true;
-        p_start_ = w_off_[i];
-        p_entry_ = entry;
-      }
-      p_count_++;
-    } else {
-      if (hmm) {
-        flush_run(w_off_[i]);
-      } else {
-        flush_ascii(w_off_[i]);
-      }
-      emit(w_off_[i], w_off_[i + 1], entry);
-    }
+    route_word(w_off_[i], w_off_[i + 1], entry, hmm || is_ascii_alnum(w_cp_[i]), hmm);
     i++;
     from = i;
     edges = 0;
@@ -452,23 +438,30 @@ void Segmenter::window(size_t from, size_t m, bool hmm, bool longest) {
   size_t x = from;
   while (x < m) {
     const size_t y = r_end[x];
-    if (y == x + 1 && (hmm || is_ascii_alnum(w_cp_[x]))) {
-      if (!p_active_) {
-        p_active_ = true;
-        p_start_ = w_off[x];
-        p_entry_ = r_entry[x];
-      }
-      p_count_++;
-    } else {
-      if (hmm) {
-        flush_run(w_off[x]);
-      } else {
-        flush_ascii(w_off[x]);
-      }
-      emit(w_off[x], w_off[y], r_entry[x]);
-    }
+    route_word(w_off[x], w_off[y], r_entry[x], y == x + 1 && (hmm || is_ascii_alnum(w_cp_[x])), hmm);
     x = y;
   }
+}
+
+// One word of a route, bytes [start, end): a one-character step that joins the pending run
+// (`joins`: with the HMM, any; without, an ASCII letter or digit), or a word of its own, after
+// the run is flushed.
+void Segmenter::route_word(size_t start, size_t end, int32_t entry, bool joins, bool hmm) {
+  if (joins) {
+    if (!p_active_) {
+      p_active_ = true;
+      p_start_ = start;
+      p_entry_ = entry;
+    }
+    p_count_++;
+    return;
+  }
+  if (hmm) {
+    flush_run(start);
+  } else {
+    flush_ascii(start);
+  }
+  emit(start, end, entry);
 }
 
 void Segmenter::flush_ascii(size_t end) {

@@ -129,6 +129,7 @@ class Segmenter {
   void grow_edges();
   size_t block(size_t start, bool hmm, bool longest);
   void window(size_t from, size_t m, bool hmm, bool longest);
+  void route_word(size_t start, size_t end, int32_t entry, bool joins, bool hmm);
   void flush_ascii(size_t end);
   void flush_run(size_t end);
   void hmm_cut(size_t start, size_t end);
