@@ -11,6 +11,7 @@ export class DictReader {
   readonly supp: Uint32Array;
   readonly entryCount: number;
   private factsTable: Int32Array | null = null;
+  private asciiStarts: Uint32Array | null = null;
 
   constructor(bytes: Uint8Array) {
     this.data = readDictionary(bytes);
@@ -68,6 +69,47 @@ export class DictReader {
       facts[2 * e + 1] = idf[e]! * 2 + (flags[e]! & FLAG_STOP);
     }
     return facts;
+  }
+
+  /**
+   * Bit c (< 128) of [c >> 5]: a segmentation word of two or more characters starts with ASCII
+   * character c; the segmenter takes the others as words of their own without walking the trie.
+   * Worked out on first use, as native/core/dictionary.cc does: each such word's first character
+   * is found by climbing from its parent slot to the root's child (bounded: a climb that hits the
+   * bound, in a file with a parent cycle, marks every character).
+   */
+  asciiWordStarts(): Uint32Array {
+    return (this.asciiStarts ??= this.findAsciiWordStarts());
+  }
+
+  private findAsciiWordStarts(): Uint32Array {
+    const trie = this.trie;
+    const slots = trie.length >> 2;
+    const logFreq = this.data.logFreq;
+    // The root's children by ASCII ids: slot -> the bits of their characters.
+    const rootChildren = new Map<number, Uint32Array>();
+    for (let c = 0; c < 128; c++) {
+      const id = this.bmp[c]!;
+      const slot = trie[0]! + id;
+      if (id <= 0 || slot <= 0 || slot >= slots || trie[4 * slot + 1] !== 0) continue;
+      let bits = rootChildren.get(slot);
+      if (bits === undefined) rootChildren.set(slot, (bits = new Uint32Array(4)));
+      bits[c >> 5]! |= 1 << (c & 31);
+    }
+    const mask = new Uint32Array(4);
+    const maxClimb = Math.min(this.data.maxWordChars, 255) + 1;
+    for (let t = 1; t < slots; t++) {
+      const entry = trie[4 * t + 2]!;
+      let s = trie[4 * t + 1]!;
+      if (entry < 0 || s <= 0 || logFreq[entry]! < 0) continue; // one character, or not a word
+      for (let steps = 0; trie[4 * s + 1] !== 0; steps++) {
+        s = trie[4 * s + 1]!;
+        if (s <= 0 || steps >= maxClimb) return mask.fill(0xffffffff);
+      }
+      const bits = rootChildren.get(s);
+      if (bits !== undefined) for (let k = 0; k < 4; k++) mask[k]! |= bits[k]!;
+    }
+    return mask;
   }
 
   idf(entry: number): number {

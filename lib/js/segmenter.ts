@@ -46,6 +46,9 @@ export interface TokenSink {
   push(end: number, entry: number): void;
 }
 
+/** asciiLone: the character starts a word of two or more characters. */
+const NOT_LONE = -0x80000000;
+
 export class SegmenterJs {
   private readonly dict: DictReader;
   private readonly trie: Int32Array;
@@ -64,6 +67,12 @@ export class SegmenterJs {
   private readonly ovLogFreq: number[] = [];
   private readonly ovFreq: number[] = [];
   private stopSet: Set<string> | null = null;
+  // ASCII characters no word of two or more characters starts with (in lowercased text nearly
+  // all): asciiLone[c] is the entry of c as a word, or NOT_LONE. Blocks meet them in runs
+  // (English words, numbers), each character a window of its own. Filled on first need.
+  private loneReady = false;
+  private readonly asciiLone = new Int32Array(128);
+  private readonly asciiStartsAdded = new Uint8Array(128); // an added word of two or more characters starts with c
 
   // The input being segmented.
   private str = '';
@@ -211,6 +220,19 @@ export class SegmenterJs {
       pos = this.nextPos;
     }
     return this.ovEntry[node]!;
+  }
+
+  private prepareLone(): void {
+    this.loneReady = true;
+    for (let c = 0; c < 128; c++) this.refreshLone(c);
+  }
+
+  /** Recomputes asciiLone[c] from the dictionary and the added words, once it is filled. */
+  private refreshLone(c: number): void {
+    if (!this.loneReady) return; // prepareLone() does every character
+    const starts = this.dict.asciiWordStarts();
+    const startsWord = this.asciiStartsAdded[c] !== 0 || ((starts[c >> 5]! >>> (c & 31)) & 1) !== 0;
+    this.asciiLone[c] = startsWord ? NOT_LONE : this.singleEntry(c);
   }
 
   /** The entry of a one-character word, as lookup() would find it. */
@@ -392,6 +414,19 @@ export class SegmenterJs {
         if (i > from) this.window(from, i, hmm, longest);
         break;
       }
+      if (i === from && this.wCp[i]! < 0x80) {
+        if (!this.loneReady) this.prepareLone();
+        const lone = this.asciiLone[this.wCp[i]!]!;
+        if (lone !== NOT_LONE) {
+          // No word of two or more characters starts here, and none from before reaches past i.
+          this.routeWord(this.wOff[i]!, this.wOff[i + 1]!, lone, hmm || isAsciiAlnum(this.wCp[i]!), hmm);
+          i = this.cut(i + 1);
+          from = i;
+          reach = i;
+          edges = 0;
+          continue;
+        }
+      }
       // The DAG: every dictionary word starting at i.
       this.eStart[i] = edges;
       const first = edges;
@@ -439,17 +474,7 @@ export class SegmenterJs {
       if (edges === first) edges = this.addEdge(edges, i + 1, single, 0);
       if (i === from && edges === first + 1 && this.eEnd[first] === i + 1) {
         // Fast path: a window of one character with one way through it; window() would do this.
-        if (hmm || isAsciiAlnum(this.wCp[i]!)) {
-          if (this.pStart < 0) {
-            this.pStart = this.wOff[i]!;
-            this.pEntry = this.eEntry[first]!;
-          }
-          this.pCount++;
-        } else {
-          if (hmm) this.flushRun(this.wOff[i]!);
-          else this.flushAscii(this.wOff[i]!);
-          this.emit(this.wOff[i]!, this.wOff[i + 1]!, this.eEntry[first]!);
-        }
+        this.routeWord(this.wOff[i]!, this.wOff[i + 1]!, this.eEntry[first]!, hmm || isAsciiAlnum(this.wCp[i]!), hmm);
         i = this.cut(i + 1);
         from = i;
         reach = i;
@@ -542,19 +567,28 @@ export class SegmenterJs {
     let x = from;
     while (x < m) {
       const y = rEnd[x]!;
-      if (y === x + 1 && (hmm || isAsciiAlnum(this.wCp[x]!))) {
-        if (this.pStart < 0) {
-          this.pStart = wOff[x]!;
-          this.pEntry = rEntry[x]!;
-        }
-        this.pCount++;
-      } else {
-        if (hmm) this.flushRun(wOff[x]!);
-        else this.flushAscii(wOff[x]!);
-        this.emit(wOff[x]!, wOff[y]!, rEntry[x]!);
-      }
+      this.routeWord(wOff[x]!, wOff[y]!, rEntry[x]!, y === x + 1 && (hmm || isAsciiAlnum(this.wCp[x]!)), hmm);
       x = y;
     }
+  }
+
+  /**
+   * One word of a route, [start, end): a one-character step that joins the pending run
+   * (`joins`: with the HMM, any; without, an ASCII letter or digit), or a word of its own, after
+   * the run is flushed.
+   */
+  private routeWord(start: number, end: number, entry: number, joins: boolean, hmm: boolean): void {
+    if (joins) {
+      if (this.pStart < 0) {
+        this.pStart = start;
+        this.pEntry = entry;
+      }
+      this.pCount++;
+      return;
+    }
+    if (hmm) this.flushRun(start);
+    else this.flushAscii(start);
+    this.emit(start, end, entry);
   }
 
   private flushAscii(end: number): void {
@@ -756,6 +790,11 @@ export class SegmenterJs {
       this.total += f;
     }
     if (f > 0 && chars.length > this.maxWordChars) this.maxWordChars = chars.length;
+    const first = chars.length > 0 ? chars[0]!.codePointAt(0)! : 0x80;
+    if (first < 0x80) {
+      if (chars.length >= 2) this.asciiStartsAdded[first] = 1;
+      this.refreshLone(first);
+    }
     this.logTotal = detLogScaled(this.total);
     return f;
   }
