@@ -408,6 +408,32 @@ describe('Segmenter: the binary dictionary', function () {
     }],
   ];
 
+  it('a parent cycle, which validation lets through, segments the same in both engines and ends', function () {
+    // Slots t (a three-character word), p (its parent) and g (p's parent, a child of the root):
+    // g's parent becomes p. The engines' climbs from a word to its first character then go round
+    // in circles; each gives up at its bound and takes no ASCII shortcut.
+    const b = Buffer.from(good);
+    const trieAt = b.readUInt32LE(sectionOffset(b, 3) + 4);
+    const slots = b.readUInt32LE(sectionOffset(b, 3) + 12);
+    const logFreqAt = b.readUInt32LE(sectionOffset(b, 4) + 4);
+    const slot = (s, field) => b.readInt32LE(trieAt + 16 * s + 4 * field); // 0 base, 1 check, 2 entry, 3 children
+    let t = 1;
+    const isWordOfThree = (x) => slot(x, 2) >= 0 && b.readInt32LE(logFreqAt + 4 * slot(x, 2)) >= 0 && slot(x, 1) > 0 &&
+      slot(slot(x, 1), 1) > 0 && slot(slot(slot(x, 1), 1), 1) === 0;
+    while (t < slots && !isWordOfThree(t)) t++;
+    const p = slot(t, 1);
+    const g = slot(p, 1);
+    b.writeInt32LE(p, trieAt + 16 * g + 4);
+    b.writeInt32LE((slot(p, 3) | (1 << ((g - slot(p, 0)) & 31))) | 0, trieAt + 16 * p + 12);
+    resign(b);
+    const text = 'abc网球拍卖会 x光 c++ 1号店, hello世界';
+    const words = BACKENDS.map((backend) => new Segmenter({ backend, dictionary: new Uint8Array(b), hmm: false }).cut(text));
+    for (const w of words) {
+      assert.equal(w.join(''), text);
+      assert.deepEqual(w, words[0]);
+    }
+  });
+
   forEachBackend('rejects a damaged file with a stable code, never a crash', (backend) => {
     for (const [name, code, message, make] of cases) {
       it(name, function () {
