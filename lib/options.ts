@@ -3,7 +3,7 @@ import { badArgument, describe, invalidType, invalidValue, listOf, notOneOf, out
 import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
-import { readUserDict } from './user-dict';
+import { readStopWordList, readUserDict } from './user-dict';
 
 export type PresetName = 'SimHashChinese' | 'mysimhash';
 export const PRESETS: readonly PresetName[] = ['SimHashChinese', 'mysimhash'];
@@ -46,8 +46,12 @@ export interface SimHashOptions {
   userDict?: string | Uint8Array;
   /** Words added to the dictionary, in order: a word, or [word, frequency]. */
   words?: readonly (string | readonly [string, number])[];
-  /** Drop stop words: `true` (default: cppjieba's list), `false`, or your own list. */
-  stopWords?: boolean | readonly string[];
+  /**
+   * Drop stop words: `true` (default: cppjieba's list), `false`, your own list, or a stop-word
+   * file as a path or bytes (a word per line, as cppjieba's stop_words.utf8). An empty list or
+   * file drops none.
+   */
+  stopWords?: boolean | readonly string[] | string | Uint8Array;
   /** Fold full-width ASCII and U+3000 to half width (default `true`). */
   foldWidth?: boolean;
   /** Lowercase ASCII letters (default `true`). */
@@ -163,8 +167,10 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
       if (typeof word !== 'string') throw invalidType(`stopWords[${i}] must be a string, got ${describe(word)}`);
     });
     stopWords = stop.map((word: string) => word.toWellFormed());
+  } else if (typeof stop === 'string' || stop instanceof Uint8Array) {
+    stopWords = readStopWordList(stop, 'stopWords');
   } else if (stop !== true) {
-    throw invalidType(`stopWords must be true, false or an array of strings, got ${describe(stop)}`);
+    throw invalidType(`stopWords must be true, false, an array of strings, a path or a Uint8Array, got ${describe(stop)}`);
   }
   return {
     kind: 'pipeline',

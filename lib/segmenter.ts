@@ -12,7 +12,7 @@ import { FLAG_ENTRIES, FLAG_HMM, FLAG_LONGEST, SegmenterJs, type TokenSink } fro
 import { wellFormed } from './js/text';
 import { backend as defaultBackend, requireNativeAddon } from './native';
 import { assertOptionObject, resolveBackend } from './options';
-import { readUserDict, type UserDictEntry } from './user-dict';
+import { readStopWordList, readUserDict, type UserDictEntry } from './user-dict';
 
 export type CutMode = 'default' | 'longest';
 export const CUT_MODES: readonly CutMode[] = ['default', 'longest'];
@@ -30,8 +30,11 @@ export interface SegmenterOptions {
   hmm?: boolean;
   /** Engine for this instance; defaults to the module's `backend`. */
   backend?: Backend;
-  /** Stop words that replace cppjieba's list (1534 words). */
-  stopWords?: Iterable<string>;
+  /**
+   * Stop words that replace cppjieba's list (1534 words): the words, or a stop-word file as a path
+   * or bytes (a word per line, as cppjieba's stop_words.utf8).
+   */
+  stopWords?: Iterable<string> | string | Uint8Array;
   /** A jieba user dictionary (`word [freq [tag]]` per line; a path or bytes), as `loadUserDict`. */
   userDict?: string | Uint8Array;
 }
@@ -301,10 +304,12 @@ export class Segmenter {
     assertBoolean(hmm, 'hmm');
     this.hmm = hmm;
     let stopWords: string[] | null = null;
-    if (opts.stopWords !== undefined) {
+    if (typeof opts.stopWords === 'string' || opts.stopWords instanceof Uint8Array) {
+      stopWords = readStopWordList(opts.stopWords, 'stopWords');
+    } else if (opts.stopWords !== undefined) {
       const given = opts.stopWords as Iterable<unknown>;
       if (given === null || typeof given !== 'object' || typeof given[Symbol.iterator] !== 'function') {
-        throw invalidType(`stopWords must be an iterable of strings, got ${describe(given)}`);
+        throw invalidType(`stopWords must be an iterable of strings, a path or a Uint8Array, got ${describe(given)}`);
       }
       stopWords = [];
       for (const word of given) {

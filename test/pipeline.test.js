@@ -82,6 +82,27 @@ forEachBackend('default pipeline', (backend) => {
     assert.throws(() => new lib.SimHash({ backend, userDict: '' }), (e) => e.code === 'ERR_INVALID_ARG_VALUE');
     assert.throws(() => new lib.SimHash({ backend, preset: 'mysimhash', userDict: Buffer.from('词\n') }), /does not apply to preset/);
   });
+  it('stopWords: a stop-word file (path or bytes; a word per line) is the same as its list', function () {
+    const file = path.join(os.tmpdir(), `simhash-zh-stopwords-${process.pid}.txt`);
+    fs.writeFileSync(file, '\uFEFF北京\r\n\r\n  大学 \n');
+    try {
+      const text = '我的北京大学，北京的大学';
+      const fromList = new lib.SimHash({ backend, stopWords: ['北京', '大学'] });
+      assert.notEqual(fromList.fingerprint(text), new lib.SimHash({ backend }).fingerprint(text));
+      assert.equal(new lib.SimHash({ backend, stopWords: file }).fingerprint(text), fromList.fingerprint(text));
+      assert.equal(new lib.SimHash({ backend, stopWords: fs.readFileSync(file) }).fingerprint(text), fromList.fingerprint(text));
+      assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: file }).tokens(text)), '我:w:2249 的:w:1120 北京大学:w:10758');
+      // An empty file drops no stop word, as an empty list.
+      assert.equal(new lib.SimHash({ backend, stopWords: Buffer.alloc(0) }).fingerprint(text), new lib.SimHash({ backend, stopWords: false }).fingerprint(text));
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    assert.throws(() => new lib.SimHash({ backend, stopWords: path.join(os.tmpdir(), 'simhash-zh-no-such-stop.txt') }),
+      (e) => e.code === 'SIMHASH_ZH_DICT_IO' && /no-such-stop/.test(e.message));
+    assert.throws(() => new lib.SimHash({ backend, stopWords: Buffer.from([0x41, 0xff, 0x0a]) }), (e) => e.code === 'SIMHASH_ZH_DICT_ENCODING');
+    assert.throws(() => new lib.SimHash({ backend, stopWords: '' }), (e) => e.code === 'ERR_INVALID_ARG_VALUE');
+    assert.throws(() => new lib.SimHash({ backend, stopWords: 42 }), (e) => e instanceof TypeError && /a path or a Uint8Array/.test(e.message));
+  });
   it('empty, punctuation-only, emoji-only and NUL texts fingerprint to 0', function () {
     for (const text of ['', '，。！', '😀👍', '\0', '   ']) assert.equal(simhash.fingerprint(text), 0n, JSON.stringify(text));
   });
@@ -105,7 +126,7 @@ forEachBackend('default pipeline', (backend) => {
     assert.throws(() => new lib.SimHash({ backend, features: 'ngrams' }), TypeError);
     assert.throws(() => new lib.SimHash({ backend, html: 'yes' }), TypeError);
     assert.throws(() => new lib.SimHash({ backend, hmm: 1 }), TypeError);
-    assert.throws(() => new lib.SimHash({ backend, stopWords: 'x' }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, stopWords: 42 }), TypeError);
     assert.throws(() => new lib.SimHash({ backend, words: [['x', -1]] }), RangeError);
     assert.throws(() => new lib.SimHash({ backend, preset: 'mysimhash', weighting: 'tf' }), /does not apply to preset/);
     assert.throws(() => new lib.SimHash({ backend, dictionary: Buffer.from('SHZHDICT garbage') }), (e) => e.code === 'SIMHASH_ZH_DICT_CORRUPT');

@@ -227,6 +227,12 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
     assert.equal(custom.isStopWord('叛徒'), true);
     assert.equal(custom.isStopWord('的'), false);
     assert.ok(custom.entryIdf(custom.entryOf('叛徒')) > 0, 'IDF values carry over from the default dictionary');
+    // Stop words from a file (a path or bytes, a word per line), as the list.
+    const fromBytes = new Segmenter({ backend, stopWords: Buffer.from('\uFEFF叛徒\r\n\n 中出 \n') });
+    assert.equal(fromBytes.isStopWord('叛徒') && fromBytes.isStopWord('中出'), true);
+    assert.equal(fromBytes.isStopWord('的'), false);
+    assert.throws(() => new Segmenter({ backend, stopWords: '/nonexistent/stop.txt' }), (e) => e.code === 'SIMHASH_ZH_DICT_IO');
+    assert.throws(() => new Segmenter({ backend, stopWords: 7 }), (e) => e instanceof TypeError && /a path or a Uint8Array/.test(e.message));
     assert.throws(() => new Segmenter({ backend, dictionary: Buffer.from('好 1\n坏 1 x y\n') }),
       (e) => e instanceof SimHashError && e.code === 'SIMHASH_ZH_DICT_PARSE' && /line 2/.test(e.message));
   });
@@ -244,7 +250,7 @@ forEachBackend('Segmenter: jieba semantics', (backend) => {
     assert.throws(() => s.addWord('词', -1), RangeError);
     assert.throws(() => s.addWord('词', 1.5), RangeError);
     assert.throws(() => new Segmenter({ backend, dictionary: 42 }), TypeError);
-    assert.throws(() => new Segmenter({ backend, stopWords: 'abc' }), TypeError);
+    assert.throws(() => new Segmenter({ backend, stopWords: 42 }), TypeError);
     assert.throws(() => new Segmenter({ backend, hmm: 'yes' }), TypeError);
   });
 

@@ -1,7 +1,7 @@
 // Option specs shared by the commands, and their validation into library options.
-import { readFileSync } from 'node:fs';
 import type { Bits, PresetName, SimHashOptions, Backend } from '../index';
-import { decodeDictText, parseStopWords } from '../js/dict-builder';
+import { SimHashError } from '../errors';
+import { readStopWordList } from '../user-dict';
 import type { OptionSpec, ParsedArgs } from './args';
 import { InputError, UsageError, fileError } from './errors';
 import { InputStats, resolveSources, totalSize, type InputOptions } from './input';
@@ -84,19 +84,12 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
  * surrounding whitespace ignored. An unreadable file or invalid UTF-8 is bad input (exit 1).
  */
 export function readStopWords(file: string): string[] {
-  let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    return readStopWordList(file, '--stop-words');
   } catch (error) {
-    throw fileError(file, error);
-  }
-  let text: string;
-  try {
-    text = decodeDictText(bytes, `stop words ${file}`);
-  } catch (error) {
+    if (error instanceof SimHashError && error.code === 'SIMHASH_ZH_DICT_IO') throw fileError(file, error.cause);
     throw new InputError((error as Error).message, { cause: error });
   }
-  return parseStopWords(text).map((word) => word.trim()).filter((word) => word !== '');
 }
 
 /** --preset, --bits, --backend, --html, --user-dict, --stop-words as SimHash options. */
