@@ -14,7 +14,6 @@
 #include <mutex>
 #include <new>
 #include <tuple>
-#include <vector>
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -306,9 +305,8 @@ void Dictionary::find_ascii_word_starts() const {
     for (uint32_t steps = 0; trie[s].check != 0; steps++) {
       s = trie[s].check;
       if (s <= 0 || steps >= max_climb) {
-        std::fill(std::begin(mask), std::end(mask), ~0u);
-        t = trie_slots_;
-        break;
+        std::fill(std::begin(ascii_starts_word_), std::end(ascii_starts_word_), ~0u);
+        return;
       }
     }
     for (uint32_t at = home(s); table_slot[at] != -1; at = (at + 1) & (kTable - 1)) {
@@ -317,7 +315,7 @@ void Dictionary::find_ascii_word_starts() const {
       break;
     }
   }
-  for (int k = 0; k < 4; k++) ascii_starts_word_[k] = mask[k];
+  std::copy(std::begin(mask), std::end(mask), ascii_starts_word_);
 }
 
 const uint32_t* Dictionary::ascii_word_starts() const {
