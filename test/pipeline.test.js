@@ -160,6 +160,17 @@ forEachBackend('default pipeline', (backend) => {
       assert.deepEqual(native.tokens(text), js.tokens(text));
     }), { numRuns: PROPERTY_RUNS });
   });
+  it('words longer than 4096 bytes (hashed as decoded by the native engine) agree, at the boundary too', function () {
+    const [native, js] = pair({ features: 'words', bits: 128 });
+    for (const length of [4095, 4096, 4097, 4098, 4099, 4100, 10001]) {
+      // One ASCII run: one word of `length` bytes, then a word that is not a run.
+      const text = `${'ab1'.repeat(length).slice(0, length)} 北京`;
+      const tokens = native.tokens(text);
+      assert.equal(tokens.length, 2);
+      assert.equal(tokens[0].token.length, length);
+      assert.deepEqual(tokens, js.tokens(text), `length ${length}`);
+    }
+  });
   it(`fingerprintManyAsync agrees (${PROPERTY_RUNS / 20} batches)`, async function () {
     await fc.assert(fc.asyncProperty(options, fc.array(anyText(40), { maxLength: 20 }), async (o, texts) => {
       const [native, js] = pair(o);

@@ -21,6 +21,8 @@ constexpr int64_t kMaxBase = int64_t{1} << 34;
 constexpr int64_t kMaxWeight = int64_t{1} << 26;
 // IDF x 64: the dictionary stores IDF x 2^20.
 constexpr int kIdfShift = 14;
+// Words longer than this (in bytes) are hashed without gathering their code points.
+constexpr size_t kGatherBytes = 4096;
 
 struct Entry {
   Fingerprint hash;
@@ -320,16 +322,30 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     if (entry < 0 || !Scratch::caches(*word, entry)) {
       s.cps.clear();
       bool has_word_char = false;
-      for (size_t i = start; i < end;) {
-        const uint32_t cp = decode_valid_utf8(bytes, i);
-        s.cps.push_back(cp);
-        has_word_char = has_word_char || is_word_code_point(cp);
+      // A long word (a run of ASCII can be the whole text) is hashed as it is decoded: gathered,
+      // its code points would take four bytes per byte.
+      const bool gather = end - start <= kGatherBytes;
+      Fingerprint long_hash;
+      if (gather) {
+        for (size_t i = start; i < end;) {
+          const uint32_t cp = decode_valid_utf8(bytes, i);
+          s.cps.push_back(cp);
+          has_word_char = has_word_char || is_word_code_point(cp);
+        }
+      } else {
+        FeatureHasher hasher;
+        for (size_t i = start; i < end;) {
+          const uint32_t cp = decode_valid_utf8(bytes, i);
+          hasher.add(cp);
+          has_word_char = has_word_char || is_word_code_point(cp);
+        }
+        long_hash = hasher.finish();
       }
       word->tag = static_cast<uint32_t>(entry) + 1;
       word->mark = Scratch::TextMark{};
       word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
       word->unit = unit_weight(entry, text.size());
-      if (want_words && !word->skip) word->hash = feature_hash(s.cps.data(), s.cps.size());
+      if (want_words && !word->skip) word->hash = gather ? feature_hash(s.cps.data(), s.cps.size()) : long_hash;
       word->chars = Scratch::kNoPlan;
       if (want_chars && !word->skip && entry >= 0) {
         s.plan_chars(*word, s.normalized, start, end, options_.use_stop_words, unit_weight);
