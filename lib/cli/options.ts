@@ -1,9 +1,7 @@
 // Option specs shared by the commands, and their validation into library options.
 import type { Bits, PresetName, SimHashOptions, Backend } from '../index';
-import { SimHashError } from '../errors';
-import { readStopWordList } from '../user-dict';
 import type { OptionSpec, ParsedArgs } from './args';
-import { InputError, UsageError, fileError } from './errors';
+import { UsageError } from './errors';
 import { InputStats, resolveSources, totalSize, type InputOptions } from './input';
 import { OUTPUT_FORMATS, type OutputFormat } from './output';
 
@@ -79,19 +77,6 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/**
- * The words of a stop-word file: one per line, UTF-8 (a BOM and CRLF allowed), blank lines and
- * surrounding whitespace ignored. An unreadable file or invalid UTF-8 is bad input (exit 1).
- */
-export function readStopWords(file: string): string[] {
-  try {
-    return readStopWordList(file, '--stop-words');
-  } catch (error) {
-    if (error instanceof SimHashError && error.code === 'SIMHASH_ZH_DICT_IO') throw fileError(file, error.cause);
-    throw new InputError((error as Error).message, { cause: error });
-  }
-}
-
 /** --preset, --bits, --backend, --html, --user-dict, --stop-words as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
@@ -114,7 +99,7 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
   const userDict = pipelineFile(args, 'user-dict', command, options.preset);
   if (userDict !== undefined) options.userDict = userDict;
   const stopWords = pipelineFile(args, 'stop-words', command, options.preset);
-  if (stopWords !== undefined) options.stopWords = readStopWords(stopWords);
+  if (stopWords !== undefined) options.stopWords = stopWords;
   return options;
 }
 
