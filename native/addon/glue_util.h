@@ -11,6 +11,7 @@
 
 #include "../core/dictionary.h"
 #include "../core/fingerprint.h"
+#include "../core/utf16.h"
 
 namespace simhash_zh_addon {
 
@@ -67,21 +68,23 @@ auto guarded(Napi::Env env, const char* where, F&& body) -> decltype(body()) {
 }
 
 // Reads a JS string as UTF-8 into a reusable buffer (lone surrogates become
-// U+FFFD, done by N-API).
+// U+FFFD, as N-API's UTF-8 conversion does).
 inline std::string_view read_text(Napi::Env env, napi_value value, std::string& buffer) {
-  // Up to a million UTF-16 units, one pass into a buffer of 3 bytes per unit (enough for any
-  // text: a lone surrogate becomes EF BF BD); longer texts are measured first, to size the
-  // buffer exactly.
+  // Up to a million UTF-16 units: copied out as UTF-16, then utf16_to_utf8 (runs of CJK and of
+  // ASCII a word at a time; faster than V8's WriteUtf8 on Chinese text) into 3 bytes per unit. Longer texts
+  // go through N-API's UTF-8 conversion, measured first, to size the buffer exactly (no
+  // second copy of a 100 MB text).
   constexpr size_t kOnePassUnits = size_t{1} << 20;
   size_t units = 0;
   napi_status status = napi_get_value_string_utf16(env, value, nullptr, 0, &units);
   require(status == napi_ok, env, "text must be a string");
   size_t length = 0;
   if (units <= kOnePassUnits) {
-    buffer.resize(units * 3 + 1);
-    status = napi_get_value_string_utf8(env, value, buffer.data(), buffer.size(), &length);
+    thread_local std::u16string scratch;  // at most 2 MB, kept per thread
+    scratch.resize(units + 1);
+    status = napi_get_value_string_utf16(env, value, scratch.data(), units + 1, &length);
     require(status == napi_ok, env, "text must be a string");
-    return std::string_view(buffer.data(), length);
+    return simhash_zh::utf16_to_utf8(scratch.data(), length, buffer);
   }
   status = napi_get_value_string_utf8(env, value, nullptr, 0, &length);
   require(status == napi_ok, env, "text must be a string");

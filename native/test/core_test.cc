@@ -73,6 +73,37 @@ void test_utf16() {
   check(out == u"a中😀", "utf8_to_utf16 valid");
   simhash_zh::utf8_to_utf16("\xff\xe4\xb8", out);
   check(out == std::u16string(u"\ufffd\ufffd\ufffd"), "utf8_to_utf16 invalid bytes");
+
+  // utf16_to_utf8's word-at-a-time runs (ASCII, 3-byte units) give the bytes a unit-by-unit
+  // encoder gives, for runs of every length and at every alignment, next to pairs and lone
+  // surrogates; the buffer keeps bytes from a longer text before.
+  const char16_t pool[] = {u'a', u'Z', u'0', 0x7f, 0x80, 0x7ff, 0x800, 0x4e2d, 0x3002, 0xd7ff,
+                           0xe000, 0xffff, 0xd83d, 0xde00, 0xdbff, 0xdc00};
+  simhash_zh_test::Rng rng{0x9e3779b97f4a7c15ULL};
+  std::string buffer(4096, 'x');
+  bool same = true;
+  for (int round = 0; round < 20000 && same; ++round) {
+    const size_t length = static_cast<size_t>(rng.next() % 40);
+    std::u16string units;
+    while (units.size() < length) {
+      const char16_t unit = pool[rng.next() % (sizeof pool / sizeof pool[0])];
+      const size_t run = 1 + static_cast<size_t>(rng.next() % 9);  // runs, so the fast paths engage
+      units.append(std::min(run, length - units.size()), unit);
+    }
+    std::string expected;
+    for (size_t i = 0; i < units.size(); ++i) {
+      uint32_t cp = units[i];
+      const bool high = cp >= 0xd800 && cp <= 0xdbff;
+      if (high && i + 1 < units.size() && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (units[++i] - 0xdc00);
+      } else if (cp >= 0xd800 && cp <= 0xdfff) {
+        cp = 0xfffd;
+      }
+      simhash_zh::append_utf8(expected, cp);
+    }
+    same = simhash_zh::utf16_to_utf8(units.data(), units.size(), buffer) == expected;
+  }
+  check(same, "utf16_to_utf8 equals a unit-by-unit encoder on random runs");
 }
 
 void test_hamming() {
