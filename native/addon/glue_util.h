@@ -80,11 +80,13 @@ inline std::string_view read_text(Napi::Env env, napi_value value, std::string& 
   require(status == napi_ok, env, "text must be a string");
   size_t length = 0;
   if (units <= kOnePassUnits) {
-    thread_local std::u16string scratch;  // at most 2 MB, kept per thread
+    thread_local std::u16string scratch;  // kept per thread up to 128 KB
     scratch.resize(units + 1);
     status = napi_get_value_string_utf16(env, value, scratch.data(), units + 1, &length);
     require(status == napi_ok, env, "text must be a string");
-    return simhash_zh::utf16_to_utf8(scratch.data(), length, buffer);
+    const std::string_view utf8 = simhash_zh::utf16_to_utf8(scratch.data(), length, buffer);
+    if (scratch.size() > (size_t{1} << 16)) std::u16string().swap(scratch);
+    return utf8;
   }
   status = napi_get_value_string_utf8(env, value, nullptr, 0, &length);
   require(status == napi_ok, env, "text must be a string");
