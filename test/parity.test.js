@@ -52,6 +52,20 @@ const CONFIGS = [
     const texts = ['a\ud83d', '\ude00b'];
     assert.deepEqual(await native.fingerprintManyAsync(texts), BigUint64Array.from(['a\ufffd', '\ufffdb'], (t) => native.fingerprint(t)));
   });
+  it('texts on both sides of the native read path switch (1M UTF-16 units) agree, surrogates at the ends', function () {
+    // Up to 1M units the addon transcodes UTF-16 itself; longer texts go through N-API's UTF-8.
+    const native = new lib.SimHash({ backend: 'native' });
+    const js = new lib.SimHash({ backend: 'js' });
+    const unit = '中文ＡＢ SimHash c 😀，\ud800x\udc00'; // CJK, full width, ASCII runs, a pair, lone halves
+    const long = unit.repeat(Math.ceil(((1 << 20) + 8) / unit.length));
+    for (const units of [(1 << 20) - 1, 1 << 20, (1 << 20) + 1]) {
+      for (const text of [long.slice(0, units), '\udc00' + long.slice(1, units - 1) + '\ud83d']) {
+        assert.equal(text.length, units);
+        assert.equal(native.fingerprint(text), js.fingerprint(text), `${units} units`);
+        assert.deepEqual(native.fingerprintMany([text, 'ab']), js.fingerprintMany([text, 'ab']));
+      }
+    }
+  });
   it(`hammingDistance agrees (${PROPERTY_RUNS} runs)`, function () {
     const native = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'native' });
     const js = new lib.SimHash({ preset: 'mysimhash', bits: 128, backend: 'js' });
