@@ -70,16 +70,16 @@ auto guarded(Napi::Env env, const char* where, F&& body) -> decltype(body()) {
 // Reads a JS string as UTF-8 into a reusable buffer (lone surrogates become
 // U+FFFD, as N-API's UTF-8 conversion does).
 inline std::string_view read_text(Napi::Env env, napi_value value, std::string& buffer) {
-  // Up to a million UTF-16 units: copied out as UTF-16, then utf16_to_utf8 (runs of CJK and of
-  // ASCII a word at a time; faster than V8's WriteUtf8 on Chinese text) into 3 bytes per unit. Longer texts
-  // go through N-API's UTF-8 conversion, measured first, to size the buffer exactly (no
-  // second copy of a 100 MB text).
-  constexpr size_t kOnePassUnits = size_t{1} << 20;
+  // Up to a million UTF-16 units: copied out as UTF-16, then transcoded by utf16_to_utf8 into
+  // 3 bytes per unit (it writes runs of CJK and of ASCII a word at a time: faster than V8's
+  // WriteUtf8 on Chinese text). Longer texts go through N-API's UTF-8 conversion, measured
+  // first to size the buffer exactly (no second copy of a 100 MB text).
+  constexpr size_t kTranscodedUnits = size_t{1} << 20;
   size_t units = 0;
   napi_status status = napi_get_value_string_utf16(env, value, nullptr, 0, &units);
   require(status == napi_ok, env, "text must be a string");
   size_t length = 0;
-  if (units <= kOnePassUnits) {
+  if (units <= kTranscodedUnits) {
     thread_local std::u16string scratch;  // kept per thread up to 128 KB
     scratch.resize(units + 1);
     status = napi_get_value_string_utf16(env, value, scratch.data(), units + 1, &length);

@@ -34,7 +34,7 @@ inline bool three_bytes(uint32_t unit) { return unit >= 0x800 && (unit < 0xd800 
 inline uint64_t load_units(const char16_t* units) {
   uint64_t word;
   std::memcpy(&word, units, sizeof word);
-  return word;  // little-endian hosts: unit k is bits 16k..16k+15 (checked below)
+  return word;  // unit k is bits 16k..16k+15: the fast paths are compiled for little-endian hosts only
 }
 
 // The 3 UTF-8 bytes of `unit`, in the low 24 bits in memory order (little-endian).
@@ -66,8 +66,10 @@ std::string_view utf16_to_utf8(const char16_t* units, size_t count, std::string&
       }
       while (i + 4 <= count && three_bytes(units[i]) && three_bytes(units[i + 1]) && three_bytes(units[i + 2]) &&
              three_bytes(units[i + 3])) {
-        const uint64_t first = three_byte_code(units[i]) | (static_cast<uint64_t>(three_byte_code(units[i + 1])) << 24);
-        const uint64_t second = three_byte_code(units[i + 2]) | (static_cast<uint64_t>(three_byte_code(units[i + 3])) << 24);
+        const uint64_t first =
+            three_byte_code(units[i]) | (static_cast<uint64_t>(three_byte_code(units[i + 1])) << 24);
+        const uint64_t second =
+            three_byte_code(units[i + 2]) | (static_cast<uint64_t>(three_byte_code(units[i + 3])) << 24);
         std::memcpy(o + n, &first, 8);  // 6 bytes wanted; the 2 past them are overwritten next
         std::memcpy(o + n + 6, &second, 8);
         n += 12;
