@@ -320,25 +320,27 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
     // the decoding, stop test, weighting and hashing. Words without an entry are worked out.
     Scratch::WordSlot* word = entry >= 0 ? &s.word_slot(entry) : &s.unlisted;
     if (entry < 0 || !Scratch::caches(*word, entry)) {
-      s.cps.clear();
-      bool has_word_char = false;
       // A long word (a run of ASCII can be the whole text) is hashed as it is decoded: gathered,
       // its code points would take four bytes per byte.
       const bool gather = end - start <= kGatherBytes;
+      // Decodes the word, handing each code point to `take`; whether any is a word character.
+      auto decode_word = [bytes, start, end](auto&& take) {
+        bool any = false;
+        for (size_t i = start; i < end;) {
+          const uint32_t cp = decode_valid_utf8(bytes, i);
+          take(cp);
+          any = any || is_word_code_point(cp);
+        }
+        return any;
+      };
+      bool has_word_char;
       Fingerprint long_hash;
       if (gather) {
-        for (size_t i = start; i < end;) {
-          const uint32_t cp = decode_valid_utf8(bytes, i);
-          s.cps.push_back(cp);
-          has_word_char = has_word_char || is_word_code_point(cp);
-        }
+        s.cps.clear();
+        has_word_char = decode_word([&](uint32_t cp) { s.cps.push_back(cp); });
       } else {
         FeatureHasher hasher;
-        for (size_t i = start; i < end;) {
-          const uint32_t cp = decode_valid_utf8(bytes, i);
-          hasher.add(cp);
-          has_word_char = has_word_char || is_word_code_point(cp);
-        }
+        has_word_char = decode_word([&](uint32_t cp) { hasher.add(cp); });
         long_hash = hasher.finish();
       }
       word->tag = static_cast<uint32_t>(entry) + 1;
