@@ -39,6 +39,7 @@ export interface PipelineEngineConfig {
   lowercase: boolean;
   weighting: 'tfidf' | 'tf' | 'length' | 'uniform';
   features: 'mixed' | 'words' | 'chars';
+  sketch: 'minhash' | 'simhash';
   hmm: boolean;
   useStopWords: boolean;
   stopWords?: readonly string[];

@@ -76,6 +76,7 @@ export const nativeEngine: Engine = {
     const html = config.html === 'auto' ? 0 : config.html ? 1 : 2;
     const weighting = ['tfidf', 'tf', 'length', 'uniform'].indexOf(config.weighting);
     const features = ['mixed', 'words', 'chars'].indexOf(config.features);
+    const sketch = ['minhash', 'simhash'].indexOf(config.sketch);
     return new (requireNativeAddon().NativeSimHash)('default', config.bits, {
       dictionary: config.dictionary,
       html,
@@ -83,6 +84,7 @@ export const nativeEngine: Engine = {
       lowercase: config.lowercase,
       weighting,
       features,
+      sketch,
       hmm: config.hmm,
       useStopWords: config.useStopWords,
       stopWords: config.stopWords,

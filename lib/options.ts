@@ -13,6 +13,8 @@ export type Weighting = 'tfidf' | 'tf' | 'length' | 'uniform';
 export const WEIGHTINGS: readonly Weighting[] = ['tfidf', 'tf', 'length', 'uniform'];
 export type FeatureSet = 'mixed' | 'words' | 'chars';
 export const FEATURE_SETS: readonly FeatureSet[] = ['mixed', 'words', 'chars'];
+export type Sketch = 'minhash' | 'simhash';
+export const SKETCHES: readonly Sketch[] = ['minhash', 'simhash'];
 
 export interface SimHashOptions {
   /**
@@ -34,6 +36,12 @@ export interface SimHashOptions {
    * `'words'`, or `'chars'`. Characters keep near-duplicates close under typos and small edits.
    */
   features?: FeatureSet;
+  /**
+   * How the weighted features become bits: `'minhash'` (default: a weighted one-permutation
+   * MinHash, one bit per bin; a copy with a small edit sits fewer bits away) or `'simhash'`
+   * (Charikar's signed sum of weights^1.5 per bit).
+   */
+  sketch?: Sketch;
   /** Decode unknown runs with jieba's HMM (default `false`: steadier features under typos). */
   hmm?: boolean;
   /** The dictionary (as `Segmenter`'s option): a path or bytes, binary or jieba's text format. */
@@ -59,7 +67,7 @@ export interface SimHashOptions {
 }
 
 const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
-const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'sketch', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
 const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
@@ -87,6 +95,7 @@ export interface ResolvedPipelineOptions {
   html: HtmlOption;
   weighting: Weighting;
   features: FeatureSet;
+  sketch: Sketch;
   hmm: boolean;
   dictionary: unknown;
   /** [word, frequency or undefined for jieba's suggestion] */
@@ -140,6 +149,10 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
   if (!FEATURE_SETS.includes(features as FeatureSet)) {
     throw notOneOf(features, FEATURE_SETS, `features must be one of ${listOf(FEATURE_SETS)}, got ${describe(features)}`);
   }
+  const sketch = options.sketch === undefined ? 'minhash' : options.sketch;
+  if (!SKETCHES.includes(sketch as Sketch)) {
+    throw notOneOf(sketch, SKETCHES, `sketch must be one of ${listOf(SKETCHES)}, got ${describe(sketch)}`);
+  }
   const words: (readonly [string, number | undefined])[] = [];
   if (options.userDict !== undefined) {
     for (const { word, freq } of readUserDict(options.userDict, 'userDict')) words.push([word, freq]);
@@ -180,6 +193,7 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
       html: html as HtmlOption,
       weighting: weighting as Weighting,
       features: features as FeatureSet,
+      sketch: sketch as Sketch,
       hmm: booleanOption(options, 'hmm', false),
       dictionary: options.dictionary,
       words,

@@ -68,6 +68,7 @@ export class SimHash {
       lowercase: p.lowercase,
       weighting: p.weighting,
       features: p.features,
+      sketch: p.sketch,
       hmm: p.hmm,
       useStopWords: p.stopWords === undefined || p.stopWords.length > 0,
       ...(p.stopWords !== undefined && p.stopWords.length > 0 ? { stopWords: p.stopWords } : {}),

@@ -11,6 +11,49 @@ const { anyText, mixedText } = require('./arbitraries');
 const TEXT1 = 'C++ SimHash算法实现 高性能中文文本相似度检测与去重';
 const TEXT2 = 'C++ SimHash算法实现 高性能中文文本查重与相似度检测（轻微优化）';
 const TEXT3 = 'Redis缓存高并发优化 后端服务性能调优实战教程';
+/**
+ * The default sketch written again from its description (README, Hashing), in BigInt: each
+ * 32-bit word of a feature's 128-bit hash puts it in bin word >> (32 - log2 bits) with rank
+ * word & (2^21 - 1); a bin keeps the smallest rank / weight (ties: smaller hash); an empty bin
+ * walks by its odd stride to a full one; bit i is the top bit of fmix(fmix(lo32 ^ (i + 1) * φ) ^ hi32).
+ */
+function minhashReference(tokens128, bits) {
+  const M32 = 0xffffffffn;
+  const mul32 = (a, b) => (a * b) & M32;
+  const fmix = (h) => {
+    h ^= h >> 16n; h = mul32(h, 0x85ebca6bn); h ^= h >> 13n; h = mul32(h, 0xc2b2ae35n); return h ^ (h >> 16n);
+  };
+  const GOLDEN = 0x9e3779b9n;
+  const shift = bits === 128 ? 25n : 26n;
+  const held = new Array(bits).fill(null);
+  for (const { hash, weight } of tokens128) {
+    if (weight <= 0) continue;
+    const w = BigInt(weight);
+    for (let r = 0n; r < 4n; r++) {
+      const word = (hash >> (32n * r)) & M32;
+      const bin = Number(word >> shift);
+      const rank = word & 0x1fffffn;
+      const h = held[bin];
+      const M64 = (1n << 64n) - 1n;
+      const smallerHash = h !== null && ((hash & M64) < (h.hash & M64) || ((hash & M64) === (h.hash & M64) && hash >> 64n < h.hash >> 64n));
+      if (h === null || rank * h.weight < h.rank * w || (rank * h.weight === h.rank * w && smallerHash)) held[bin] = { rank, weight: w, hash };
+    }
+  }
+  if (held.every((h) => h === null)) return 0n;
+  let value = 0n;
+  for (let i = 0; i < bits; i++) {
+    let source = i;
+    if (held[i] === null) {
+      const stride = Number((fmix((BigInt(i) + GOLDEN) & M32) | 1n)) & (bits - 1);
+      do source = (source + stride) & (bits - 1); while (held[source] === null);
+    }
+    const hash = held[source].hash;
+    let t = fmix((hash & M32) ^ mul32(BigInt(i + 1), GOLDEN));
+    t = fmix(t ^ ((hash >> 32n) & M32));
+    if (t >> 31n) value |= 1n << BigInt(i);
+  }
+  return value;
+}
 const summary = (tokens) => tokens.map((t) => `${t.token}:${t.kind[0]}:${t.weight}`).join(' ');
 
 forEachBackend('default pipeline', (backend) => {
@@ -21,27 +64,52 @@ forEachBackend('default pipeline', (backend) => {
     assert.equal(simhash.backend, backend);
   });
   it('meets the C++ seed demo: text1~text2 within 6 bits, text3 at least 20 away', function () {
-    assert.equal(simhash.hex(TEXT1), '00fb5fb060390a65');
-    assert.equal(simhash.distance(TEXT1, TEXT2), 4);
-    assert.equal(simhash.distance(TEXT1, TEXT3), 28);
+    assert.equal(simhash.hex(TEXT1), '8be1cdf687065539');
+    assert.equal(simhash.distance(TEXT1, TEXT2), 6);
+    assert.equal(simhash.distance(TEXT1, TEXT3), 27);
     assert.equal(simhash.isSimilar(TEXT1, TEXT2), true);
     assert.equal(simhash.isSimilar(TEXT1, TEXT3), false);
+    const signed = new lib.SimHash({ backend, sketch: 'simhash' });
+    assert.equal(signed.hex(TEXT1), '00fb5fb060390a65');
+    assert.equal(signed.distance(TEXT1, TEXT2), 4);
+    assert.equal(signed.distance(TEXT1, TEXT3), 28);
   });
-  it('features: words and their characters, stop words and punctuation dropped, weights base^1.5', function () {
+  it('the minhash sketch is the one its description gives (a BigInt reimplementation over tokens())', function () {
+    const texts = [TEXT1, TEXT2, TEXT3, '北京', '北京北京北京', 'a b c d e f g h 一二三四五六七八九十', '近似重复检测'.repeat(40)];
+    for (const bits of [64, 128]) {
+      const own = new lib.SimHash({ backend, bits });
+      const wide = new lib.SimHash({ backend, bits: 128 });
+      for (const text of texts) assert.equal(own.fingerprint(text), minhashReference(wide.tokens(text), bits), `${bits} bits: ${text.slice(0, 20)}`);
+    }
+  });
+  it('features: words and their characters, stop words and punctuation dropped, race weights base^2', function () {
+    // 北京's unit (its IDF x 64) is 298: 298^2 = 88804.
     assert.equal(summary(simhash.tokens('我爱北京天安门，北京大学！')),
-      '爱:w:7391 爱:c:7391 北京:w:5066 北:c:22120 京:c:28560 天安门:w:13225 天:c:5491 安:c:8740 门:c:6897 北京大学:w:10758 学:c:8000');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('我爱北京天安门')), '爱:w:7391 北京:w:5066 天安门:w:13225');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'chars', weighting: 'uniform' }).tokens('北京北京')), '北:c:512 京:c:512');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'tf' }).tokens('北京 北京 上海')), '北京:w:1408 上海:w:512');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'length' }).tokens('北京 ab')), '北京:w:288 ab:w:64');
+      '爱:w:151321 爱:c:151321 北京:w:88804 北:c:624100 京:c:906304 天安门:w:330625 天:c:104329 安:c:190969 门:c:131769 北京大学:w:239121 学:c:160000');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('我爱北京天安门')), '爱:w:151321 北京:w:88804 天安门:w:330625');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'chars', weighting: 'uniform' }).tokens('北京北京')), '北:c:4096 京:c:4096');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'tf' }).tokens('北京 北京 上海')), '北京:w:16384 上海:w:4096');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', weighting: 'length' }).tokens('北京 ab')), '北京:w:2304 ab:w:256');
   });
-  it('an ASCII letter or digit counts as a character feature at most twice; words and Han characters count in full', function () {
+  it("sketch 'simhash': weights base^1.5 (w * isqrt(w)), summed per bit", function () {
+    const signed = (options) => new lib.SimHash({ backend, sketch: 'simhash', ...options });
+    assert.equal(summary(signed().tokens('我爱北京天安门，北京大学！')),
+      '爱:w:7391 爱:c:7391 北京:w:5066 北:c:22120 京:c:28560 天安门:w:13225 天:c:5491 安:c:8740 门:c:6897 北京大学:w:10758 学:c:8000');
+    assert.equal(summary(signed({ features: 'chars', weighting: 'uniform' }).tokens('北京北京')), '北:c:512 京:c:512');
+    assert.equal(summary(signed({ features: 'words', weighting: 'tf' }).tokens('北京 北京 上海')), '北京:w:1408 上海:w:512');
+    assert.equal(summary(signed({ features: 'words', weighting: 'length' }).tokens('北京 ab')), '北京:w:288 ab:w:64');
     // An unknown ASCII unit is u = 765 (the median IDF x 64): one occurrence weighs u * isqrt(u) = 20655,
     // two weigh 1530 * 39 = 59670, four 3060 * 55 = 168300. 测's unit is 552: four weigh 2208 * 46 = 101568.
-    assert.equal(summary(simhash.tokens('tes 测')), 'tes:w:20655 t:c:20655 e:c:20655 s:c:20655 测:w:12696 测:c:12696');
-    assert.equal(summary(simhash.tokens('test test test test 测测测测')), 'test:w:168300 t:c:59670 e:c:59670 s:c:59670 测:w:101568 测:c:101568');
-    // 50 occurrences: the words weigh 38250 * 195, the letters as two occurrences.
-    assert.equal(summary(simhash.tokens('x y '.repeat(50))), 'x:w:7458750 x:c:59670 y:w:7458750 y:c:59670');
+    assert.equal(summary(signed().tokens('test test test test 测测测测')), 'test:w:168300 t:c:59670 e:c:59670 s:c:59670 测:w:101568 测:c:101568');
+    assert.equal(summary(signed().tokens('x y '.repeat(50))), 'x:w:7458750 x:c:59670 y:w:7458750 y:c:59670');
+  });
+  it('an ASCII letter or digit counts as a character feature at most twice; words and Han characters count in full', function () {
+    // An unknown ASCII unit is u = 765 (the median IDF x 64): one occurrence weighs 765^2 = 585225,
+    // two (1530^2) 2340900, four 3060^2 = 9363600. 测's unit is 552: four weigh 2208^2 = 4875264.
+    assert.equal(summary(simhash.tokens('tes 测')), 'tes:w:585225 t:c:585225 e:c:585225 s:c:585225 测:w:304704 测:c:304704');
+    assert.equal(summary(simhash.tokens('test test test test 测测测测')), 'test:w:9363600 t:c:2340900 e:c:2340900 s:c:2340900 测:w:4875264 测:c:4875264');
+    // 50 occurrences: the words weigh 38250^2, the letters as two occurrences.
+    assert.equal(summary(simhash.tokens('x y '.repeat(50))), 'x:w:1463062500 x:c:2340900 y:w:1463062500 y:c:2340900');
   });
   it('normalizes: markup, entities, width and case do not change the fingerprint', function () {
     const plain = '北京大学的SimHash研究，2024年。';
@@ -50,12 +118,12 @@ forEachBackend('default pipeline', (backend) => {
     assert.notEqual(new lib.SimHash({ backend, html: false }).fingerprint('<p>北京</p>'), simhash.fingerprint('北京'));
   });
   it('stopWords: false keeps them; a custom list replaces the default', function () {
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: false }).tokens('我的北京')), '我:w:2249 的:w:392 北京:w:5066');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: ['北京'] }).tokens('我的北京')), '我:w:2249 的:w:392');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: false }).tokens('我的北京')), '我:w:29929 的:w:3136 北京:w:88804');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: ['北京'] }).tokens('我的北京')), '我:w:29929 的:w:3136');
   });
   it('words: added words are kept whole', function () {
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('近似重复检测')), '近似:w:10824 重复:w:9282 检测:w:8760');
-    assert.equal(summary(new lib.SimHash({ backend, features: 'words', words: ['近似重复检测'] }).tokens('近似重复检测')), '近似重复检测:w:20655');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words' }).tokens('近似重复检测')), '近似:w:242064 重复:w:195364 检测:w:191844');
+    assert.equal(summary(new lib.SimHash({ backend, features: 'words', words: ['近似重复检测'] }).tokens('近似重复检测')), '近似重复检测:w:585225');
   });
   it('userDict: a jieba user dictionary (path or bytes) adds its words before `words`, as `words` would', function () {
     const file = path.join(os.tmpdir(), `simhash-zh-userdict-${process.pid}.txt`);
@@ -63,7 +131,7 @@ forEachBackend('default pipeline', (backend) => {
     try {
       const text = '网易杭研大厦的近似重复检测在北京';
       const fromFile = new lib.SimHash({ backend, features: 'words', userDict: file });
-      assert.equal(summary(fromFile.tokens(text)), '网易:w:12558 杭研大厦:w:20655 近似重复检测:w:20655 北:w:7505 京:w:9996');
+      assert.equal(summary(fromFile.tokens(text)), '网易:w:298116 杭研大厦:w:585225 近似重复检测:w:585225 北:w:156025 京:w:226576');
       const asWords = new lib.SimHash({ backend, features: 'words', words: [['近似重复检测', 1000], '杭研大厦', ['北京', 0]] });
       assert.equal(fromFile.fingerprint(text), asWords.fingerprint(text));
       const fromBytes = new lib.SimHash({ backend, features: 'words', userDict: fs.readFileSync(file) });
@@ -91,7 +159,7 @@ forEachBackend('default pipeline', (backend) => {
       assert.notEqual(fromList.fingerprint(text), new lib.SimHash({ backend }).fingerprint(text));
       assert.equal(new lib.SimHash({ backend, stopWords: file }).fingerprint(text), fromList.fingerprint(text));
       assert.equal(new lib.SimHash({ backend, stopWords: fs.readFileSync(file) }).fingerprint(text), fromList.fingerprint(text));
-      assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: file }).tokens(text)), '我:w:2249 的:w:1120 北京大学:w:10758');
+      assert.equal(summary(new lib.SimHash({ backend, features: 'words', stopWords: file }).tokens(text)), '我:w:29929 的:w:12544 北京大学:w:239121');
       // An empty file drops no stop word, as an empty list.
       assert.equal(new lib.SimHash({ backend, stopWords: Buffer.alloc(0) }).fingerprint(text), new lib.SimHash({ backend, stopWords: false }).fingerprint(text));
     } finally {
@@ -113,17 +181,21 @@ forEachBackend('default pipeline', (backend) => {
     assert.deepEqual(tokens128.map((t) => BigInt.asUintN(64, t.hash)), tokens64.map((t) => t.hash));
     assert.match(wide.hex(TEXT1), /^[0-9a-f]{32}$/);
   });
-  it('a 16 MB text with no punctuation is fingerprinted; weights saturate at 2^26', function () {
+  it('a 16 MB text with no punctuation is fingerprinted; weights saturate at (2^16 - 1)^2 (simhash: 2^26)', function () {
     const unit = '近似重复检测中文文本指纹';
     const big = unit.repeat(1 << 19);
     const tokens = simhash.tokens(big);
     assert.deepEqual(tokens.map((t) => t.token), simhash.tokens(unit).map((t) => t.token));
-    assert.ok(tokens.every((t) => t.weight === 2 ** 26));
+    assert.ok(tokens.every((t) => t.weight === 65535 ** 2));
     assert.equal(simhash.fingerprint(big), simhash.fingerprint(unit.repeat(1 << 12)));
+    const signed = new lib.SimHash({ backend, sketch: 'simhash' });
+    assert.ok(signed.tokens(big).every((t) => t.weight === 2 ** 26));
+    assert.equal(signed.fingerprint(big), signed.fingerprint(unit.repeat(1 << 12)));
   });
   it('rejects bad options', function () {
     assert.throws(() => new lib.SimHash({ backend, weighting: 'bm25' }), (e) => e instanceof TypeError && /'tfidf', 'tf', 'length', 'uniform'/.test(e.message));
     assert.throws(() => new lib.SimHash({ backend, features: 'ngrams' }), TypeError);
+    assert.throws(() => new lib.SimHash({ backend, sketch: 'bbit' }), (e) => e instanceof TypeError && /sketch must be one of 'minhash', 'simhash'/.test(e.message));
     assert.throws(() => new lib.SimHash({ backend, html: 'yes' }), TypeError);
     assert.throws(() => new lib.SimHash({ backend, hmm: 1 }), TypeError);
     assert.throws(() => new lib.SimHash({ backend, stopWords: 42 }), TypeError);
@@ -139,6 +211,7 @@ forEachBackend('default pipeline', (backend) => {
     html: fc.constantFrom('auto', true, false),
     weighting: fc.constantFrom('tfidf', 'tf', 'length', 'uniform'),
     features: fc.constantFrom('mixed', 'words', 'chars'),
+    sketch: fc.constantFrom('minhash', 'simhash'),
     hmm: fc.boolean(),
     stopWords: fc.constantFrom(true, false, ['北京', 'the', '的']),
   }, { requiredKeys: [] });
@@ -186,7 +259,7 @@ forEachBackend('default pipeline', (backend) => {
   const { nodejiebaText } = require('../bench/segment-corpora');
   const lines = nodejiebaText('weicheng.utf8').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const configs = [{}, { bits: 128 }, { weighting: 'tf' }, { weighting: 'length', features: 'words' }, { features: 'chars', hmm: true },
-    { stopWords: false, weighting: 'uniform' }, { stopWords: ['北京', '的', '了'] }];
+    { stopWords: false, weighting: 'uniform' }, { stopWords: ['北京', '的', '了'] }, { sketch: 'simhash' }, { sketch: 'simhash', bits: 128 }];
   for (const config of configs) {
     it(`every line of 围城: fingerprints and tokens agree (${JSON.stringify(config)})`, function () {
       this.timeout(60000);

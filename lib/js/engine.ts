@@ -22,6 +22,7 @@ export const jsEngine: Engine = {
       normalize: { html: config.html, foldWidth: config.foldWidth, lowercase: config.lowercase },
       weighting: config.weighting,
       features: config.features,
+      sketch: config.sketch,
       hmm: config.hmm,
       useStopWords: config.useStopWords,
       ...(config.stopWords ? { stopWords: config.stopWords } : {}),

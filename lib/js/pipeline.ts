@@ -5,17 +5,20 @@ import type { Bits } from '../fingerprint';
 import { isWordCodePoint, WORD_BMP } from './char-class';
 import type { DictReader } from './dict-reader';
 import { featureHash } from './feature-hash';
+import { MinHashSketch, raceWeight } from './minhash-sketch';
 import { normalize, type NormalizeOptions } from './normalize';
 import { FLAG_ENTRIES, FLAG_HMM, SegmenterJs, type TokenSink } from './segmenter';
 
 export type WeightingName = 'tfidf' | 'tf' | 'length' | 'uniform';
 export type FeatureSetName = 'mixed' | 'words' | 'chars';
+export type SketchName = 'minhash' | 'simhash';
 
 export interface PipelineConfig {
   bits: Bits;
   normalize: NormalizeOptions;
   weighting: WeightingName;
   features: FeatureSetName;
+  sketch: SketchName;
   hmm: boolean;
   /** false: keep every word. */
   useStopWords: boolean;
@@ -176,6 +179,9 @@ export class DefaultPipelineJs implements FingerprintEngine {
   /** Per BMP code point: its character feature's hash, then its one-character word's (flags in bmpHashed). */
   private bmpHashes: Int32Array | null = null;
   private bmpHashed: Uint8Array | null = null;
+  private readonly minhash: boolean;
+  private readonly sketch = new MinHashSketch();
+  private readonly limbs = new Uint32Array(4);
   private readonly histogram = new Float64Array(32 * 16);
   private readonly setSums = new Float64Array(128);
   private normalized = '';
@@ -187,6 +193,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
     this.useStop = config.useStopWords;
     this.weighting = config.weighting === 'tfidf' ? WEIGHT_TFIDF : config.weighting === 'length' ? WEIGHT_LENGTH : WEIGHT_FLAT;
     this.uniform = config.weighting === 'uniform';
+    this.minhash = config.sketch === 'minhash';
     this.segmentFlags = (config.hmm ? FLAG_HMM : 0) | FLAG_ENTRIES;
     this.baseEntries = reader.entryCount;
     this.medianIdf = Math.floor(reader.data.idfMedian / 2 ** IDF_SHIFT);
@@ -354,18 +361,46 @@ export class DefaultPipelineJs implements FingerprintEngine {
     }
   }
 
-  private weight(index: number): number {
-    if (this.uniform) return emphasize(64);
+  /** A feature's base weight: unit x occurrences, or a fixed unit when uniform. */
+  private baseWeight(index: number): number {
+    if (this.uniform) return 64;
     const table = this.table;
     let count = table.counts[index]!;
     if (count > MAX_ASCII_CHAR_COUNT && table.kinds[index] === FEATURE_CHAR && this.normalized.charCodeAt(table.firsts[index]!) < 0x80) {
       count = MAX_ASCII_CHAR_COUNT;
     }
-    return emphasize(table.units[index]! * count);
+    return table.units[index]! * count;
+  }
+
+  /** A feature's weight as the sketch uses it (and tokens() reports it). */
+  private weight(index: number): number {
+    const base = this.baseWeight(index);
+    return this.minhash ? raceWeight(base) : emphasize(base);
   }
 
   fingerprint(text: string): bigint {
     this.collect(text);
+    return this.minhash ? this.minhashOf() : this.simhashOf();
+  }
+
+  private minhashOf(): bigint {
+    const sketch = this.sketch;
+    const bits = this.config.bits;
+    sketch.reset(bits);
+    const table = this.table;
+    const size = table.size;
+    for (let f = 0; f < size; f++) {
+      const weight = this.weight(f);
+      if (weight > 0) sketch.add(table.hashes, f * 4, weight);
+    }
+    const limbs = this.limbs;
+    sketch.finish(limbs);
+    let value = 0n;
+    for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) value = (value << 32n) | BigInt(limbs[limb]!);
+    return value;
+  }
+
+  private simhashOf(): bigint {
     const bits = this.config.bits;
     // sum_b = sum over features of (bit ? w : -w) = 2 * setSum_b - total; setSum comes from a
     // histogram of each 4-bit nibble's value (native/core/pipeline.cc does the same). Exact

@@ -149,7 +149,7 @@ Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value
 }
 
 // config: { dictionary: string (path) | Uint8Array, html: 0|1|2, foldWidth, lowercase,
-//   weighting: 0..3, features: 0..2, hmm, useStopWords, stopWords?: string[],
+//   weighting: 0..3, features: 0..2, sketch: 0 (minhash) | 1 (simhash), hmm, useStopWords, stopWords?: string[],
 //   userWords: [word, freq (-1: suggested)][] }, validated in TypeScript.
 std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi::Object config) {
   require(bits == 64 || bits == 128, env, "bits must be 64 or 128");
@@ -168,6 +168,9 @@ std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi
   const int features = config.Get("features").ToNumber().Int32Value();
   if (features < 0 || features > 2) throw Napi::RangeError::New(env, "features must be 0..2");
   options.features = static_cast<simhash_zh::FeatureSet>(features);
+  const int sketch = config.Get("sketch").ToNumber().Int32Value();
+  if (sketch < 0 || sketch > 1) throw Napi::RangeError::New(env, "sketch must be 0 or 1");
+  options.sketch = static_cast<simhash_zh::Sketch>(sketch);
   options.hmm = config.Get("hmm").ToBoolean();
   options.use_stop_words = config.Get("useStopWords").ToBoolean();
   Napi::Value stop = config.Get("stopWords");

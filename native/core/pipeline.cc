@@ -8,6 +8,7 @@
 #include "char_class.h"
 #include "feature_hash.h"
 #include "heap_bytes.h"
+#include "minhash_sketch.h"
 #include "utf8.h"
 #include "zeroed_memory.h"
 
@@ -50,13 +51,19 @@ inline int64_t emphasize(int64_t base) {
 // of English words, URLs and ids outweigh every word (lib/js/pipeline.ts: the same rule).
 constexpr uint32_t kMaxAsciiCharCount = 2;
 
-// A feature's weight: emphasize(unit x occurrences), or a fixed weight when uniform.
-inline int64_t feature_weight(const Entry& entry, Weighting weighting) {
-  if (weighting == Weighting::kUniform) return emphasize(64);
+// A feature's base weight: unit x occurrences, or a fixed unit when uniform.
+inline int64_t base_weight(const Entry& entry, Weighting weighting) {
+  if (weighting == Weighting::kUniform) return 64;
   uint32_t count = entry.count;
   // In the normalized UTF-8 a one-byte character feature is ASCII.
   if (entry.kind == kFeatureChar && entry.length == 1 && count > kMaxAsciiCharCount) count = kMaxAsciiCharCount;
-  return emphasize(entry.unit * static_cast<int64_t>(count));
+  return entry.unit * static_cast<int64_t>(count);
+}
+
+// A feature's weight as the sketch uses it (and tokens() reports it).
+inline int64_t feature_weight(const Entry& entry, const PipelineOptions& options) {
+  const int64_t base = base_weight(entry, options.weighting);
+  return options.sketch == Sketch::kMinHash ? race_weight(base) : emphasize(base);
 }
 
 // Adds `weight` to row q's bin of nibble q of `word`, for the 16 nibbles (a fixed count: unrolled).
@@ -396,6 +403,19 @@ void DefaultPipeline::fingerprint_batch(size_t count, TextAt text_at, void* cont
 
 Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s) const {
   collect(utf8, s);
+  return options_.sketch == Sketch::kMinHash ? minhash_of(s) : simhash_of(s);
+}
+
+Fingerprint DefaultPipeline::minhash_of(const Scratch& s) const {
+  MinHashSketch sketch(options_.bits);
+  for (const Entry& entry : s.entries) {
+    const int64_t weight = feature_weight(entry, options_);
+    if (weight > 0) sketch.add(entry.hash, static_cast<uint64_t>(weight));
+  }
+  return sketch.finish();
+}
+
+Fingerprint DefaultPipeline::simhash_of(const Scratch& s) const {
   // sum_i = sum over features of (bit ? w : -w) = 2 * set_sum_i - total. set_sum comes from a
   // histogram of each 4-bit nibble's value: 16 additions per 64-bit feature instead of one per
   // set bit. Exact in int64 (weights <= 2^26, fewer than 2^27 features); lib/js/pipeline.ts
@@ -406,7 +426,7 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
   std::fill(&histogram[0][0], &histogram[0][0] + nibbles * 16, int64_t{0});
   int64_t total = 0;
   for (const Entry& entry : s.entries) {
-    const int64_t weight = feature_weight(entry, options_.weighting);
+    const int64_t weight = feature_weight(entry, options_);
     total += weight;
     add_nibbles(histogram, entry.hash.lo, weight);
     if (bits == 128) add_nibbles(histogram + 16, entry.hash.hi, weight);
@@ -437,7 +457,7 @@ FeatureList DefaultPipeline::features(std::string_view utf8) const {
   collect(utf8, *scratch);
   FeatureList list;
   for (const Entry& entry : scratch->entries) {
-    const int64_t weight = feature_weight(entry, options_.weighting);
+    const int64_t weight = feature_weight(entry, options_);
     Fingerprint hash = entry.hash;
     if (options_.bits == 64) hash.hi = 0;
     list.add(std::string_view(scratch->normalized.data() + entry.first, entry.length),

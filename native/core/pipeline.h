@@ -1,7 +1,8 @@
 // The default fingerprint pipeline: normalize (markup, width, case), segment
 // with jieba's algorithm, drop punctuation and stop words, weight the word and
 // character features, hash them (MurmurHash3_x86_128 over code points) and
-// sum the weights per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
+// sketch them: a weighted one-permutation MinHash (the default, minhash_sketch.h) or
+// SimHash's weights summed per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
 #pragma once
 
 #include <memory>
@@ -19,12 +20,14 @@ namespace simhash_zh {
 
 enum class Weighting { kTfIdf = 0, kTf = 1, kLength = 2, kUniform = 3 };
 enum class FeatureSet { kMixed = 0, kWords = 1, kChars = 2 };
+enum class Sketch { kMinHash = 0, kSimHash = 1 };
 
 struct PipelineOptions {
   int bits = 64;
   NormalizeOptions normalize;
   Weighting weighting = Weighting::kTfIdf;
   FeatureSet features = FeatureSet::kMixed;
+  Sketch sketch = Sketch::kMinHash;
   bool hmm = false;
   bool use_stop_words = true;        // false: keep every word
   bool custom_stop_words = false;    // true: `stop_words` replaces the default list
@@ -55,6 +58,8 @@ class DefaultPipeline final : public Fingerprinter {
   void release(std::unique_ptr<Scratch> scratch) const;
   void collect(std::string_view utf8, Scratch& s) const;
   Fingerprint fingerprint_with(std::string_view utf8, Scratch& s) const;
+  Fingerprint minhash_of(const Scratch& s) const;
+  Fingerprint simhash_of(const Scratch& s) const;
 
   std::shared_ptr<const Dictionary> dictionary_;
   PipelineOptions options_;
