@@ -22,6 +22,12 @@ function fmix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Which way each empty bin looks for a full one: 1 (the top bit of fmix(i + φ) set): left. */
+const LEFT = Uint8Array.from({ length: 128 }, (_, i) => fmix((i + GOLDEN) >>> 0) >>> 31);
+
+const lowestBit = (x: number): number => 31 - Math.clz32(x & -x);
+const highestBit = (x: number): number => 31 - Math.clz32(x);
+
 /** Unsigned 64-bit order of (hi, lo) word pairs: whether a < b. */
 const below64 = (aHi: number, aLo: number, bHi: number, bLo: number): boolean =>
   aHi >>> 0 !== bHi >>> 0 ? aHi >>> 0 < bHi >>> 0 : aLo >>> 0 < bLo >>> 0;
@@ -29,7 +35,9 @@ const below64 = (aHi: number, aLo: number, bHi: number, bLo: number): boolean =>
 export class MinHashSketch {
   private bins = 64;
   private shift = 26;
-  /** 0: an empty bin. */
+  /** Bin i is full: bit i % 32 of full[i >> 5]; a full bin's bit likewise in bit. */
+  private readonly full = new Int32Array(4);
+  private readonly bit = new Int32Array(4);
   private readonly weights = new Float64Array(128);
   private readonly ranks = new Float64Array(128);
   /** The holder's hash words h1..h4 (as FeatureTable stores them), 4 per bin. */
@@ -38,7 +46,8 @@ export class MinHashSketch {
   reset(bits: number): void {
     this.bins = bits;
     this.shift = bits === 128 ? 25 : 26;
-    this.weights.fill(0, 0, bits);
+    this.full.fill(0);
+    this.bit.fill(0);
   }
 
   /** Offers the feature whose hash is src[at, at + 4), of race weight > 0, to its four bins. */
@@ -49,47 +58,72 @@ export class MinHashSketch {
   private offer(word: number, src: Int32Array, at: number, weight: number): void {
     const bin = word >>> this.shift;
     const rank = word & RANK_MASK;
-    const held = this.weights[bin]!;
+    const flag = 1 << (bin & 31);
+    const limb = bin >>> 5;
     const hashes = this.hashes;
-    if (held !== 0) {
-      const mine = rank * held;
+    const k = bin * 4;
+    if ((this.full[limb]! & flag) !== 0) {
+      const mine = rank * this.weights[bin]!;
       const theirs = this.ranks[bin]! * weight;
       if (mine > theirs) return;
       if (mine === theirs) {
         // Ties go to the smaller hash: low 64 bits (h2:h1), then high (h4:h3), unsigned.
-        const k = bin * 4;
         const h1 = src[at]!, h2 = src[at + 1]!, h3 = src[at + 2]!, h4 = src[at + 3]!;
-        const lowerLo = h1 === hashes[k] && h2 === hashes[k + 1];
-        if (lowerLo ? !below64(h4, h3, hashes[k + 3]!, hashes[k + 2]!) : !below64(h2, h1, hashes[k + 1]!, hashes[k]!)) return;
+        const sameLow = h1 === hashes[k] && h2 === hashes[k + 1];
+        if (sameLow ? !below64(h4, h3, hashes[k + 3]!, hashes[k + 2]!) : !below64(h2, h1, hashes[k + 1]!, hashes[k]!)) return;
       }
     }
+    this.full[limb] |= flag;
+    this.bit[limb] = (word >>> 21) & 1 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
     this.weights[bin] = weight;
     this.ranks[bin] = rank;
-    const k = bin * 4;
     hashes[k] = src[at]!;
     hashes[k + 1] = src[at + 1]!;
     hashes[k + 2] = src[at + 2]!;
     hashes[k + 3] = src[at + 3]!;
   }
 
+  /** The nearest full bin after (before) the empty bin i, circularly; some bin is full. */
+  private fullRightOf(i: number): number {
+    const words = this.bins >>> 5;
+    let w = i >>> 5;
+    let m = this.full[w]! & (-1 << (i & 31));
+    for (let step = 0; m === 0 && step < words; step++) {
+      w = (w + 1) % words;
+      m = this.full[w]!;
+    }
+    return (w << 5) + lowestBit(m);
+  }
+
+  private fullLeftOf(i: number): number {
+    const words = this.bins >>> 5;
+    let w = i >>> 5;
+    let m = this.full[w]! & ((1 << (i & 31)) - 1);
+    for (let step = 0; m === 0 && step < words; step++) {
+      w = (w + words - 1) % words;
+      m = this.full[w]!;
+    }
+    return (w << 5) + highestBit(m);
+  }
+
   /** The fingerprint as 32-bit limbs, least significant first (all 0 when nothing was offered). */
   finish(limbs: Uint32Array): void {
-    const bins = this.bins;
-    const weights = this.weights;
-    limbs.fill(0, 0, bins >>> 5);
-    let any = false;
-    for (let i = 0; i < bins && !any; i++) any = weights[i] !== 0;
-    if (!any) return;
-    const mask = bins - 1;
-    for (let i = 0; i < bins; i++) {
-      let source = i;
-      if (weights[i] === 0) {
-        const stride = (fmix((i + GOLDEN) >>> 0) | 1) & mask;
-        do source = (source + stride) & mask; while (weights[source] === 0);
+    const full = this.full;
+    const count = this.bins >>> 5;
+    let any = 0;
+    for (let w = 0; w < count; w++) {
+      any |= full[w]!;
+      limbs[w] = this.bit[w]!;
+    }
+    if (any === 0) return;
+    for (let w = 0; w < count; w++) {
+      let bits = limbs[w]!;
+      for (let empty = ~full[w]!; empty !== 0; empty &= empty - 1) {
+        const i = (w << 5) + lowestBit(empty);
+        const source = LEFT[i] === 1 ? this.fullLeftOf(i) : this.fullRightOf(i);
+        if (fmix(this.hashes[source * 4]! ^ Math.imul(i + 1, GOLDEN)) >>> 31) bits |= 1 << (i & 31);
       }
-      let t = fmix(this.hashes[source * 4]! ^ Math.imul(i + 1, GOLDEN));
-      t = fmix(t ^ this.hashes[source * 4 + 1]!);
-      if (t >>> 31) limbs[i >>> 5]! |= 1 << (i & 31);
+      limbs[w] = bits;
     }
   }
 }

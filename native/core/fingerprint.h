@@ -40,6 +40,21 @@ inline int lowest_bit(uint64_t x) {
 #endif
 }
 
+// Index of the highest set bit of a non-zero x.
+inline int highest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+  unsigned long index;
+  _BitScanReverse64(&index, x);
+  return static_cast<int>(index);
+#else
+  int index = 0;
+  while (x >>= 1) ++index;
+  return index;
+#endif
+}
+
 inline int hamming_distance(Fingerprint a, Fingerprint b) {
   return popcount64(a.lo ^ b.lo) + popcount64(a.hi ^ b.hi);
 }

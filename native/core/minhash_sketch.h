@@ -4,9 +4,11 @@
 // Each of the 64 (128) bits is a bin. A feature's 128-bit hash is four 32-bit words; each
 // word places the feature in one bin (its top 6 or 7 bits) with a rank (its low 21 bits).
 // A bin keeps the feature of the smallest rank / weight (compared as rank x weight
-// products, exact integers below 2^53; ties go to the smaller hash), and its bit is one
-// hashed bit of that feature and the bin's index. An empty bin takes the feature of the
-// first full bin along a fixed stride of its own (odd, so the walk meets every bin).
+// products, exact integers below 2^53; ties go to the smaller hash), and its bit is bit 21
+// of the word that placed the winner (a bit neither the bin nor the rank uses). An empty bin
+// takes the feature of the nearest full bin to its right or, for half the bins (a fixed
+// choice), to its left, circularly; its bit is the top bit of fmix(h1 ^ (index + 1) x φ), h1
+// that feature's first hash word: a bit of its own, not a copy of the full bin's.
 //
 // Why not the signed sum of SimHash: a bit differs with probability (1 - J) / 2, J the
 // weighted Jaccard similarity of the two texts, where SimHash's grows with the square root
@@ -32,10 +34,37 @@ inline int64_t race_weight(int64_t base) {
   return base * base;
 }
 
+namespace minhash_detail {
+
+constexpr uint32_t kGolden = 0x9E3779B9U;
+
+constexpr uint32_t fmix(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bU;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35U;
+  return h ^ (h >> 16);
+}
+
+// Which way each empty bin looks for a full one: bit i set (the top bit of fmix(i + φ)): left.
+struct Directions {
+  uint64_t left[2] = {0, 0};
+  constexpr Directions() {
+    for (uint32_t i = 0; i < 128; ++i) left[i >> 6] |= uint64_t{fmix(i + kGolden) >> 31} << (i & 63);
+  }
+};
+constexpr Directions kDirections{};
+
+}  // namespace minhash_detail
+
 class MinHashSketch {
  public:
-  explicit MinHashSketch(int bits) : bins_(bits), shift_(bits == 128 ? 25 : 26) {
-    for (int i = 0; i < bins_; ++i) weight_[i] = 0;
+  // Empties the sketch for a text of `bits` (64 or 128) bits.
+  void reset(int bits) {
+    bins_ = bits;
+    shift_ = bits == 128 ? 25 : 26;
+    full_[0] = full_[1] = 0;
+    bit_[0] = bit_[1] = 0;
   }
 
   // Offers a feature of race weight > 0 to the bins its four hash words pick.
@@ -49,58 +78,84 @@ class MinHashSketch {
   // The fingerprint: 0 when no feature was offered.
   Fingerprint finish() const {
     Fingerprint result;
-    bool any = false;
-    for (int i = 0; i < bins_ && !any; ++i) any = weight_[i] != 0;
-    if (!any) return result;
-    const uint32_t mask = static_cast<uint32_t>(bins_ - 1);
-    for (int i = 0; i < bins_; ++i) {
-      uint32_t source = static_cast<uint32_t>(i);
-      if (weight_[i] == 0) {
-        const uint32_t stride = (murmur::fmix(source + kGolden) | 1U) & mask;
-        do source = (source + stride) & mask; while (weight_[source] == 0);
-      }
-      const Fingerprint& h = hash_[source];
-      uint32_t t = murmur::fmix(static_cast<uint32_t>(h.lo) ^ (static_cast<uint32_t>(i + 1) * kGolden));
-      t = murmur::fmix(t ^ static_cast<uint32_t>(h.lo >> 32));
-      if (t >> 31) {
-        if (i < 64) {
-          result.lo |= uint64_t{1} << i;
-        } else {
-          result.hi |= uint64_t{1} << (i - 64);
-        }
+    if ((full_[0] | full_[1]) == 0) return result;
+    uint64_t out[2] = {bit_[0], bit_[1]};
+    const int words = bins_ / 64;
+    for (int w = 0; w < words; ++w) {
+      for (uint64_t empty = ~full_[w]; empty != 0; empty &= empty - 1) {
+        const int i = w * 64 + lowest_bit(empty);
+        const bool left = (minhash_detail::kDirections.left[w] >> (i & 63)) & 1;
+        const int source = left ? full_left_of(i) : full_right_of(i);
+        const uint32_t t = murmur::fmix(static_cast<uint32_t>(lo_[source]) ^ (static_cast<uint32_t>(i + 1) * kGolden));
+        out[w] |= uint64_t{t >> 31} << (i & 63);
       }
     }
+    result.lo = out[0];
+    result.hi = out[1];
     return result;
   }
 
  private:
-  static constexpr uint32_t kGolden = 0x9E3779B9U;
+  static constexpr uint32_t kGolden = minhash_detail::kGolden;
   static constexpr uint32_t kRankMask = (1U << 21) - 1;
 
+  // The nearest full bin after (before) the empty bin i, circularly; some bin is full.
+  int full_right_of(int i) const {
+    const int words = bins_ / 64;
+    int w = i >> 6;
+    uint64_t m = full_[w] & (~uint64_t{0} << (i & 63));
+    for (int step = 0; m == 0 && step < words; ++step) {
+      w = (w + 1) % words;
+      m = full_[w];
+    }
+    return w * 64 + lowest_bit(m);
+  }
+  int full_left_of(int i) const {
+    const int words = bins_ / 64;
+    int w = i >> 6;
+    uint64_t m = full_[w] & ((uint64_t{1} << (i & 63)) - 1);
+    for (int step = 0; m == 0 && step < words; ++step) {
+      w = (w + words - 1) % words;
+      m = full_[w];
+    }
+    return w * 64 + highest_bit(m);
+  }
+
+  // Written without branches on the outcome, which follows the hash (unpredictable): an
+  // empty bin's holder fields are a stale but initialized holder, and every field is
+  // stored, the old value where the feature loses.
   void offer(uint32_t word, const Fingerprint& hash, uint64_t weight) {
     const uint32_t bin = word >> shift_;
     const uint64_t rank = word & kRankMask;
-    const uint64_t held = weight_[bin];
-    if (held != 0) {
-      // rank / weight < rank_ / held, as products (exact: both below 2^53).
-      const uint64_t mine = rank * held;
-      const uint64_t theirs = rank_[bin] * weight;
-      if (mine > theirs) return;
-      if (mine == theirs) {
-        const Fingerprint& other = hash_[bin];
-        if (hash.lo > other.lo || (hash.lo == other.lo && hash.hi >= other.hi)) return;
-      }
+    const uint64_t flag = uint64_t{1} << (bin & 63);
+    uint64_t& full = full_[bin >> 6];
+    // rank / weight < rank_ / weight_, as products (exact: both below 2^53).
+    const uint64_t mine = rank * weight_[bin];
+    const uint64_t theirs = rank_[bin] * weight;
+    bool wins = ((full & flag) == 0) | (mine < theirs);
+    if (mine == theirs && (full & flag) != 0) {
+      wins = hash.lo < lo_[bin] || (hash.lo == lo_[bin] && hash.hi < hi_[bin]);
     }
-    weight_[bin] = weight;
-    rank_[bin] = rank;
-    hash_[bin] = hash;
+    full |= flag;
+    const uint64_t keep = uint64_t{wins} - 1;  // all ones where the holder stays
+    uint64_t& bit = bit_[bin >> 6];
+    const uint64_t word_bit = uint64_t{(word >> 21) & 1U} << (bin & 63);
+    bit = (bit & (keep | ~flag)) | (word_bit & ~keep);
+    weight_[bin] = (weight_[bin] & keep) | (weight & ~keep);
+    rank_[bin] = (rank_[bin] & keep) | (rank & ~keep);
+    lo_[bin] = (lo_[bin] & keep) | (hash.lo & ~keep);
+    hi_[bin] = (hi_[bin] & keep) | (hash.hi & ~keep);
   }
 
-  int bins_;
-  int shift_;
-  uint64_t weight_[128];  // 0: an empty bin
-  uint64_t rank_[128];
-  Fingerprint hash_[128];
+  int bins_ = 64;
+  int shift_ = 26;
+  uint64_t full_[2] = {0, 0};  // bin i is full: bit i
+  uint64_t bit_[2] = {0, 0};   // a full bin's bit
+  // A bin's holder: weight, rank, hash (meaningful where the bin is full).
+  uint64_t weight_[128] = {};
+  uint64_t rank_[128] = {};
+  uint64_t lo_[128] = {};
+  uint64_t hi_[128] = {};
 };
 
 }  // namespace simhash_zh

@@ -76,6 +76,7 @@ inline void add_nibbles(int64_t (*histogram)[16], uint64_t word, int64_t weight)
 struct DefaultPipeline::Scratch {
   explicit Scratch(const Segmenter& prototype) : segmenter(prototype) {}
   Segmenter segmenter;
+  MinHashSketch sketch;
   std::string normalized;
   std::vector<uint32_t> cps;
   std::vector<Entry> entries;
@@ -406,8 +407,9 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
   return options_.sketch == Sketch::kMinHash ? minhash_of(s) : simhash_of(s);
 }
 
-Fingerprint DefaultPipeline::minhash_of(const Scratch& s) const {
-  MinHashSketch sketch(options_.bits);
+Fingerprint DefaultPipeline::minhash_of(Scratch& s) const {
+  MinHashSketch& sketch = s.sketch;
+  sketch.reset(options_.bits);
   for (const Entry& entry : s.entries) {
     const int64_t weight = feature_weight(entry, options_);
     if (weight > 0) sketch.add(entry.hash, static_cast<uint64_t>(weight));

@@ -58,7 +58,7 @@ class DefaultPipeline final : public Fingerprinter {
   void release(std::unique_ptr<Scratch> scratch) const;
   void collect(std::string_view utf8, Scratch& s) const;
   Fingerprint fingerprint_with(std::string_view utf8, Scratch& s) const;
-  Fingerprint minhash_of(const Scratch& s) const;
+  Fingerprint minhash_of(Scratch& s) const;
   Fingerprint simhash_of(const Scratch& s) const;
 
   std::shared_ptr<const Dictionary> dictionary_;
