@@ -52,35 +52,43 @@ export class MinHashSketch {
 
   /** Offers the feature whose hash is src[at, at + 4), of race weight > 0, to its four bins. */
   add(src: Int32Array, at: number, weight: number): void {
-    for (let r = 0; r < 4; r++) this.offer(src[at + r]!, src, at, weight);
+    const shift = this.shift;
+    const full = this.full;
+    const weights = this.weights;
+    const ranks = this.ranks;
+    const hashes = this.hashes;
+    for (let r = 0; r < 4; r++) {
+      const word = src[at + r]!;
+      const bin = word >>> shift;
+      const rank = word & RANK_MASK;
+      const flag = 1 << (bin & 31);
+      const limb = bin >>> 5;
+      if ((full[limb]! & flag) !== 0) {
+        // rank / weight < ranks / weights, as products (exact: both below 2^53).
+        const mine = rank * weights[bin]!;
+        const theirs = ranks[bin]! * weight;
+        if (mine > theirs || (mine === theirs && !this.smallerHash(src, at, bin))) continue;
+      } else {
+        full[limb] = full[limb]! | flag;
+      }
+      this.bit[limb] = (word >>> 21) & 1 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
+      weights[bin] = weight;
+      ranks[bin] = rank;
+      const k = bin << 2;
+      hashes[k] = src[at]!;
+      hashes[k + 1] = src[at + 1]!;
+      hashes[k + 2] = src[at + 2]!;
+      hashes[k + 3] = src[at + 3]!;
+    }
   }
 
-  private offer(word: number, src: Int32Array, at: number, weight: number): void {
-    const bin = word >>> this.shift;
-    const rank = word & RANK_MASK;
-    const flag = 1 << (bin & 31);
-    const limb = bin >>> 5;
+  /** Whether the hash src[at, at + 4) is below the holder's of bin: low 64 bits (h2:h1), then high (h4:h3), unsigned. */
+  private smallerHash(src: Int32Array, at: number, bin: number): boolean {
     const hashes = this.hashes;
-    const k = bin * 4;
-    if ((this.full[limb]! & flag) !== 0) {
-      const mine = rank * this.weights[bin]!;
-      const theirs = this.ranks[bin]! * weight;
-      if (mine > theirs) return;
-      if (mine === theirs) {
-        // Ties go to the smaller hash: low 64 bits (h2:h1), then high (h4:h3), unsigned.
-        const h1 = src[at]!, h2 = src[at + 1]!, h3 = src[at + 2]!, h4 = src[at + 3]!;
-        const sameLow = h1 === hashes[k] && h2 === hashes[k + 1];
-        if (sameLow ? !below64(h4, h3, hashes[k + 3]!, hashes[k + 2]!) : !below64(h2, h1, hashes[k + 1]!, hashes[k]!)) return;
-      }
-    }
-    this.full[limb] |= flag;
-    this.bit[limb] = (word >>> 21) & 1 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
-    this.weights[bin] = weight;
-    this.ranks[bin] = rank;
-    hashes[k] = src[at]!;
-    hashes[k + 1] = src[at + 1]!;
-    hashes[k + 2] = src[at + 2]!;
-    hashes[k + 3] = src[at + 3]!;
+    const k = bin << 2;
+    const h1 = src[at]!, h2 = src[at + 1]!;
+    if (h1 === hashes[k] && h2 === hashes[k + 1]) return below64(src[at + 3]!, src[at + 2]!, hashes[k + 3]!, hashes[k + 2]!);
+    return below64(h2, h1, hashes[k + 1]!, hashes[k]!);
   }
 
   /** The nearest full bin after (before) the empty bin i, circularly; some bin is full. */
