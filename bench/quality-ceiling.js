@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // bench/quality-ceiling: how much of the quality benchmark's recall at k is left to win by
 // hashing, and how much only by other features or weights. For each positive pair it
-// takes the angle between the two texts' weighted feature vectors (SimHash#tokens) and the
-// chance that an ideal SimHash of that width puts them within k (bench/quality/ceiling.js).
+// takes the similarity of the two texts' weighted feature vectors (SimHash#tokens) and the
+// chance that an ideal sketch of the method's kind and width puts them within k: the angle
+// for sketch 'simhash', the probability Jaccard for 'minhash' (bench/quality/ceiling.js).
 //   node bench/quality-ceiling.js [--k K] [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]
 'use strict';
 const { writeJsonFile } = require('./common');
@@ -38,7 +39,8 @@ function runCeiling({ k = quality.TARGETS.k, configs = [], ...options } = {}) {
       const n = set.bases.length;
       const distances = set.variants.map((v, i) => metrics.hamming(words, wordsPerText, v.base, n + i));
       const vectors = texts.map((text) => featureVector(method.tokens(text)));
-      entry.sets[setName] = ceilingForSet({ set, vectors, distances, bits: method.bits, k });
+      const sketch = simhashOptions.sketch === 'simhash' ? 'simhash' : 'minhash';
+      entry.sets[setName] = ceilingForSet({ set, vectors, distances, bits: method.bits, k, sketch });
     }
     results.push(entry);
   }
@@ -48,8 +50,9 @@ function runCeiling({ k = quality.TARGETS.k, configs = [], ...options } = {}) {
 function formatCeiling(result, command) {
   const lines = [];
   const available = result.methods.filter((m) => m.available);
-  lines.push(`bench/quality-ceiling — recall at k = ${result.k}: an ideal SimHash on each method's features and weights`);
-  lines.push('(each bit differs with probability θ/π, θ the angle between the weighted feature vectors) against the measured recall');
+  lines.push(`bench/quality-ceiling — recall at k = ${result.k}: an ideal sketch on each method's features and weights, against the measured recall`);
+  lines.push('(sketch minhash: each bit differs with probability (1 - J)/2, J the probability Jaccard of the weighted feature vectors;');
+  lines.push(' sketch simhash: with probability θ/π, θ the angle between them)');
   for (const m of result.methods.filter((x) => !x.available)) lines.push(`${m.name}: not available (${m.error})`);
   const width = Math.max(16, ...available.map((m) => m.name.length));
   for (const setName of corpus.SETS) {
@@ -67,7 +70,7 @@ function formatCeiling(result, command) {
     for (const kind of kinds) row(kind, (s) => s.kinds[kind]);
   }
   lines.push('', 'F1 >= 0.90 needs recall >= 0.818 even at precision 1.00. Where the ideal recall is far below that, no',
-    'unbiased hashing of these features and weights gets there: only a biased one, which pulls unrelated texts closer too.');
+    'unbiased sketch of these features and weights gets there: only a biased one, which pulls unrelated texts closer too.');
   lines.push(`Reproduce: ${command}`);
   return lines.join('\n');
 }

@@ -378,6 +378,38 @@ describe('quality benchmark: the ideal-SimHash ceiling', function () {
     assert.equal(ceiling.idealWithin(0, 64, 3), ceiling.binomialCdf(64, 0.5, 3));
   });
 
+  it('computes the probability Jaccard (as its O(n^2) definition) and the MinHash model', function () {
+    const definition = (a, b) => {
+      let sum = 0;
+      for (const [hash, x] of a) {
+        const y = b.get(hash);
+        if (!y) continue;
+        let denominator = 0;
+        for (const h of new Set([...a.keys(), ...b.keys()])) denominator += Math.max((a.get(h) || 0) / x, (b.get(h) || 0) / y);
+        sum += 1 / denominator;
+      }
+      return sum;
+    };
+    const vector = (pairs) => ceiling.featureVector(pairs.map(([hash, weight]) => ({ hash: BigInt(hash), weight })));
+    const a = vector([[1, 3], [2, 4], [3, 1], [5, 9]]);
+    const b = vector([[1, 6], [2, 4], [4, 2], [5, 9], [6, 1]]);
+    assert.ok(Math.abs(ceiling.probabilityJaccard(a, b) - definition(a, b)) < 1e-12);
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = (n) => vector(Array.from({ length: n }, (_, i) => [(i * 7 + seed) % 13, 1 + ((i * 31 + seed * 17) % 11)]));
+      const [x, y] = [random(9), random(7)];
+      assert.ok(Math.abs(ceiling.probabilityJaccard(x, y) - definition(x, y)) < 1e-12, `seed ${seed}`);
+    }
+    assert.equal(ceiling.probabilityJaccard(a, a), 1);
+    assert.equal(ceiling.probabilityJaccard(a, vector([[9, 1]])), 0);
+    assert.equal(ceiling.probabilityJaccard(a, new Map()), 0);
+    assert.equal(ceiling.idealWithinMinHash(1, 64, 0), 1);
+    assert.equal(ceiling.idealWithinMinHash(0, 64, 3), ceiling.binomialCdf(64, 0.5, 3));
+    const set = { bases: [{ text: 'a' }], variants: [{ base: 0, kind: 'typo' }] };
+    const result = ceiling.ceilingForSet({ set, vectors: [a, b], distances: [2], bits: 64, k: 3, sketch: 'minhash' });
+    assert.equal(result.sketch, 'minhash');
+    assert.equal(result.ideal, ceiling.binomialCdf(64, (1 - ceiling.probabilityJaccard(a, b)) / 2, 3));
+  });
+
   it('averages ideal and measured recall per kind', function () {
     const same = ceiling.featureVector([{ hash: 1n, weight: 2 }]);
     const other = ceiling.featureVector([{ hash: 2n, weight: 2 }]);

@@ -1,10 +1,14 @@
 'use strict';
-// What an ideal SimHash could reach on a method's features and weights. For a SimHash whose
+// What an ideal sketch could reach on a method's features and weights. For a SimHash whose
 // bits behave like random hyperplanes, two texts differ in each of `bits` bits with
 // probability theta/pi, theta the angle between their weighted feature vectors (Charikar
-// 2002), so the chance that a pair lands within k is a binomial tail. Averaged over the
-// positive pairs, that is the recall at k of the best hashing of these features: a gap to
-// the measured recall is the hashing's fault, the rest belongs to the features and weights.
+// 2002). For a 1-bit weighted MinHash whose bins are independent, a bit differs with
+// probability (1 - J)/2, J the chance that both texts' bin holders are the same feature: for
+// an exponential race over the weights that is the probability Jaccard J_P (Moulton and
+// Jiang 2018), which the default sketch's race (rank / weight, with densified bins)
+// approximates. Either way the chance that a pair lands within k is a binomial tail. Averaged
+// over the positive pairs, that is the recall at k of the best hashing of these features: a
+// gap to the measured recall is the hashing's fault, the rest belongs to the features and weights.
 
 /** P(X <= k) for X ~ Binomial(n, p). */
 function binomialCdf(n, p, k) {
@@ -49,21 +53,52 @@ function idealWithin(cos, bits, k) {
 }
 
 /**
+ * The probability Jaccard of two feature vectors: sum over shared features i of
+ * 1 / sum_j max(a_j / a_i, b_j / b_i), in O(n log n) by sorting on a_j / b_j (0 when either is empty).
+ */
+function probabilityJaccard(a, b) {
+  const items = [];
+  for (const [hash, x] of a) items.push({ x, y: b.get(hash) || 0 });
+  for (const [hash, y] of b) if (!a.has(hash)) items.push({ x: 0, y });
+  if (items.length === 0 || a.size === 0 || b.size === 0) return 0;
+  const ratio = ({ x, y }) => (y === 0 ? Infinity : x / y);
+  items.sort((p, q) => ratio(p) - ratio(q) || 0);
+  // Below position p (smaller ratio) a feature counts b_j / b_i, from p on a_j / a_i.
+  const xFrom = new Float64Array(items.length + 1);
+  for (let p = items.length - 1; p >= 0; p--) xFrom[p] = xFrom[p + 1] + items[p].x;
+  let yBefore = 0;
+  let sum = 0;
+  for (let p = 0; p < items.length; p++) {
+    const { x, y } = items[p];
+    if (x > 0 && y > 0) sum += 1 / (xFrom[p] / x + yBefore / y);
+    yBefore += y;
+  }
+  return Math.min(1, sum);
+}
+
+/** The probability that an ideal `bits`-bit 1-bit MinHash puts two texts of probability Jaccard j within k bits. */
+function idealWithinMinHash(j, bits, k) {
+  return binomialCdf(bits, (1 - j) / 2, k);
+}
+
+/**
  * Ideal and measured recall at k for one set.
  *   set: { bases, variants: [{ base, kind, detail? }] }
  *   vectors: featureVector of bases (0..n-1) then variants (n..)
  *   distances: measured Hamming distance of each variant to its base
- * Returns { positives, ideal, measured, kinds: { kind: { count, ideal, measured } } }.
+ *   sketch: 'simhash' (the angle model) or 'minhash' (the probability-Jaccard model)
+ * Returns { sketch, positives, ideal, measured, kinds: { kind: { count, ideal, measured } } }.
  */
-function ceilingForSet({ set, vectors, distances, bits, k }) {
+function ceilingForSet({ set, vectors, distances, bits, k, sketch = 'simhash' }) {
   const n = set.bases.length;
+  const ideal = (a, b) => (sketch === 'minhash' ? idealWithinMinHash(probabilityJaccard(a, b), bits, k) : idealWithin(cosine(a, b), bits, k));
   const kinds = {};
-  let ideal = 0;
+  let idealSum = 0;
   let measured = 0;
   set.variants.forEach((variant, v) => {
-    const p = idealWithin(cosine(vectors[variant.base], vectors[n + v]), bits, k);
+    const p = ideal(vectors[variant.base], vectors[n + v]);
     const hit = distances[v] <= k ? 1 : 0;
-    ideal += p;
+    idealSum += p;
     measured += hit;
     const kind = (kinds[variant.kind] ||= { count: 0, ideal: 0, measured: 0 });
     kind.count++;
@@ -75,7 +110,7 @@ function ceilingForSet({ set, vectors, distances, bits, k }) {
     kind.ideal /= kind.count;
     kind.measured /= kind.count;
   }
-  return { positives: count, ideal: count ? ideal / count : null, measured: count ? measured / count : null, kinds };
+  return { sketch, positives: count, ideal: count ? idealSum / count : null, measured: count ? measured / count : null, kinds };
 }
 
-module.exports = { binomialCdf, featureVector, cosine, idealWithin, ceilingForSet };
+module.exports = { binomialCdf, featureVector, cosine, idealWithin, probabilityJaccard, idealWithinMinHash, ceilingForSet };
