@@ -202,6 +202,10 @@ describe('cli', function () {
       distance, similarity: simhash.similarity(a, b), similar: distance <= 3,
     });
     assert.equal(distance, 0);
+    const signed = run(['compare', '--sketch', 'simhash', 'a.txt', 'b.txt'], { cwd: tmp });
+    const simhashSketch = new lib.SimHash({ sketch: 'simhash' });
+    assert.deepEqual(JSON.parse(signed.stdout).fingerprintA, simhashSketch.hex(a));
+    assert.equal(JSON.parse(signed.stdout).distance, simhashSketch.distance(a, b));
     const t = run(['compare', '--text', '今天天气很好', '今天天气不错', '--format', 'tsv', '-k', '64']);
     const d = simhash.distance('今天天气很好', '今天天气不错');
     assert.equal(t.stdout, ['今天天气很好', '今天天气不错', simhash.hex('今天天气很好'), simhash.hex('今天天气不错'), d, (64 - d) / 64 * 100, true].join('\t') + '\n');
@@ -329,6 +333,9 @@ describe('cli', function () {
         ['dedup', '--sample', '--bits', '32'],
         ['dedup', '--sample', '--preset', 'nope'],
         ['dedup', '--sample', '--preset', 'mysimhash', '--html', 'true'],
+        ['dedup', '--sample', '--sketch', 'bbit'],
+        ['dedup', '--sample', '--preset', 'mysimhash', '--sketch', 'simhash'],
+        ['segment', '--sketch', 'simhash'],
         ['fingerprint', '--sample', '--format', 'xml'],
         ['fingerprint', '--sample', '--bits'],
         ['compare', 'a.txt'],

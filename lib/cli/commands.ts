@@ -50,7 +50,7 @@ export interface Command {
   run(args: ParsedArgs): Promise<number>;
 }
 
-const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, PRESET_SPECS[2]!, USER_DICT_SPEC, STOP_WORDS_SPEC];
+const HASHING_SPECS: readonly OptionSpec[] = [...PRESET_SPECS.slice(0, 2), BACKEND_SPEC, ...PRESET_SPECS.slice(2), USER_DICT_SPEC, STOP_WORDS_SPEC];
 
 /** The options of a command that reads records: input, its own, hashing, output, progress, help (the help lists them in this order). */
 function recordCommandSpecs(own: readonly OptionSpec[]): OptionSpec[] {
@@ -395,7 +395,7 @@ const segmentCommand: Command = {
       }
       simhash = createSimHash(options);
     } else {
-      for (const name of ['preset', 'bits', 'html', 'stop-words']) {
+      for (const name of ['preset', 'bits', 'html', 'sketch', 'stop-words']) {
         if (args.options.has(name)) throw new UsageError(`--${name} applies with --features only`, this.name);
       }
       const backend = backendOption(args, this.name);

@@ -18,6 +18,7 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'preset', type: 'string', value: 'NAME', help: 'SimHashChinese or mysimhash (default: the default pipeline)' },
   { name: 'bits', type: 'string', value: '64|128', help: 'fingerprint width (default 64)' },
   { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text has a tag or entity)' },
+  { name: 'sketch', type: 'string', value: 'minhash|simhash', help: 'how features become bits (default minhash; simhash: the signed sum)' },
 ];
 
 export const USER_DICT_SPEC: OptionSpec = {
@@ -77,7 +78,7 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/** --preset, --bits, --backend, --html, --user-dict, --stop-words as SimHash options. */
+/** --preset, --bits, --backend, --html, --sketch, --user-dict, --stop-words as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
   const preset = choice(args, 'preset', ['SimHashChinese', 'mysimhash', 'default'] as const, command);
@@ -95,6 +96,13 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
       throw new UsageError(`--html does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
     }
     options.html = html === 'auto' ? 'auto' : html === 'true';
+  }
+  const sketch = choice(args, 'sketch', ['minhash', 'simhash'] as const, command);
+  if (sketch !== undefined) {
+    if (options.preset !== undefined) {
+      throw new UsageError(`--sketch does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
+    }
+    options.sketch = sketch;
   }
   const userDict = pipelineFile(args, 'user-dict', command, options.preset);
   if (userDict !== undefined) options.userDict = userDict;

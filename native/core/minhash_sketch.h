@@ -67,12 +67,16 @@ class MinHashSketch {
     bit_[0] = bit_[1] = 0;
   }
 
-  // Offers a feature of race weight > 0 to the bins its four hash words pick.
+  // Offers a feature of race weight > 0 to the bins its four hash words pick. kMostLose: the
+  // caller expects most offers to lose (a text with many features, each bin's holder already
+  // hard to beat), so a branch that leaves early is predicted well; otherwise (few features,
+  // outcomes a coin toss) the holder is replaced without branching. Same result either way.
+  template <bool kMostLose>
   void add(const Fingerprint& hash, uint64_t weight) {
-    offer(static_cast<uint32_t>(hash.lo), hash, weight);
-    offer(static_cast<uint32_t>(hash.lo >> 32), hash, weight);
-    offer(static_cast<uint32_t>(hash.hi), hash, weight);
-    offer(static_cast<uint32_t>(hash.hi >> 32), hash, weight);
+    offer<kMostLose>(static_cast<uint32_t>(hash.lo), hash, weight);
+    offer<kMostLose>(static_cast<uint32_t>(hash.lo >> 32), hash, weight);
+    offer<kMostLose>(static_cast<uint32_t>(hash.hi), hash, weight);
+    offer<kMostLose>(static_cast<uint32_t>(hash.hi >> 32), hash, weight);
   }
 
   // The fingerprint: 0 when no feature was offered.
@@ -124,6 +128,7 @@ class MinHashSketch {
   // Written without branches on the outcome, which follows the hash (unpredictable): an
   // empty bin's holder fields are a stale but initialized holder, and every field is
   // stored, the old value where the feature loses.
+  template <bool kMostLose>
   void offer(uint32_t word, const Fingerprint& hash, uint64_t weight) {
     const uint32_t bin = word >> shift_;
     const uint64_t rank = word & kRankMask;
@@ -132,6 +137,7 @@ class MinHashSketch {
     // rank / weight < rank_ / weight_, as products (exact: both below 2^53).
     const uint64_t mine = rank * weight_[bin];
     const uint64_t theirs = rank_[bin] * weight;
+    if (kMostLose && mine > theirs && (full & flag) != 0) return;
     bool wins = ((full & flag) == 0) | (mine < theirs);
     if (mine == theirs && (full & flag) != 0) {
       wins = hash.lo < lo_[bin] || (hash.lo == lo_[bin] && hash.hi < hi_[bin]);

@@ -410,9 +410,16 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
 Fingerprint DefaultPipeline::minhash_of(Scratch& s) const {
   MinHashSketch& sketch = s.sketch;
   sketch.reset(options_.bits);
+  // With a few hundred features per bin count most offers lose: let a branch skip them.
+  const bool most_lose = s.entries.size() > static_cast<size_t>(4 * options_.bits);
   for (const Entry& entry : s.entries) {
     const int64_t weight = feature_weight(entry, options_);
-    if (weight > 0) sketch.add(entry.hash, static_cast<uint64_t>(weight));
+    if (weight <= 0) continue;
+    if (most_lose) {
+      sketch.add<true>(entry.hash, static_cast<uint64_t>(weight));
+    } else {
+      sketch.add<false>(entry.hash, static_cast<uint64_t>(weight));
+    }
   }
   return sketch.finish();
 }
