@@ -40,6 +40,7 @@ simhash_zh::PipelineOptions options_for(uint8_t a, uint8_t b) {
   o.features = static_cast<simhash_zh::FeatureSet>(b % 3);
   o.hmm = (b & 4) != 0;
   o.use_stop_words = (b & 8) != 0;
+  o.sketch = (a & 128) ? simhash_zh::Sketch::kSimHash : simhash_zh::Sketch::kMinHash;
   return o;
 }
 
@@ -57,6 +58,56 @@ Fingerprint from_features(const simhash_zh::FeatureList& features, int bits) {
   Fingerprint fp;
   for (int i = 0; i < bits; ++i) {
     if (2 * set[i] > total) {
+      if (i < 64) fp.lo |= uint64_t{1} << i;
+      else fp.hi |= uint64_t{1} << (i - 64);
+    }
+  }
+  return fp;
+}
+
+uint32_t fmix32(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bU;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35U;
+  return h ^ (h >> 16);
+}
+
+// The minhash sketch's definition (README, Hashing), written plainly: needs the full 128-bit
+// hashes, so 128-bit fingerprints only.
+Fingerprint minhash_from_features(const simhash_zh::FeatureList& features, int bits) {
+  struct Holder {
+    bool full = false;
+    uint64_t rank = 0, weight = 0, lo = 0, hi = 0;
+    int bit = 0;
+  } bins[128];
+  const int shift = bits == 128 ? 25 : 26;
+  for (const simhash_zh::Feature& f : features.items()) {
+    const uint64_t weight = static_cast<uint64_t>(f.weight);
+    const uint32_t words[4] = {static_cast<uint32_t>(f.hash.lo), static_cast<uint32_t>(f.hash.lo >> 32),
+                               static_cast<uint32_t>(f.hash.hi), static_cast<uint32_t>(f.hash.hi >> 32)};
+    for (uint32_t word : words) {
+      Holder& h = bins[word >> shift];
+      const uint64_t rank = word & ((1U << 21) - 1);
+      const bool smaller_hash = f.hash.lo < h.lo || (f.hash.lo == h.lo && f.hash.hi < h.hi);
+      if (!h.full || rank * h.weight < h.rank * weight || (rank * h.weight == h.rank * weight && smaller_hash)) {
+        h = Holder{true, rank, weight, f.hash.lo, f.hash.hi, static_cast<int>((word >> 21) & 1)};
+      }
+    }
+  }
+  Fingerprint fp;
+  bool any = false;
+  for (int i = 0; i < bits; ++i) any = any || bins[i].full;
+  if (!any) return fp;
+  for (int i = 0; i < bits; ++i) {
+    int bit = bins[i].bit;
+    if (!bins[i].full) {
+      const int step = (fmix32(static_cast<uint32_t>(i) + 0x9E3779B9U) >> 31) ? bits - 1 : 1;
+      int source = i;
+      do source = (source + step) % bits; while (!bins[source].full);
+      bit = static_cast<int>(fmix32(static_cast<uint32_t>(bins[source].lo) ^ (static_cast<uint32_t>(i + 1) * 0x9E3779B9U)) >> 31);
+    }
+    if (bit) {
       if (i < 64) fp.lo |= uint64_t{1} << i;
       else fp.hi |= uint64_t{1} << (i - 64);
     }
@@ -92,11 +143,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(same(fp, pipeline->fingerprint(text)), "fingerprint is deterministic");
   require(options.bits == 128 || fp.hi == 0, "a 64-bit fingerprint has hi == 0");
   const simhash_zh::FeatureList features = pipeline->features(text);
+  const bool minhash = options.sketch == simhash_zh::Sketch::kMinHash;
+  // Weights: (2^16 - 1)^2 at most for the minhash race, 2^26 for SimHash's sums.
+  const double max_weight = minhash ? 65535.0 * 65535.0 : 67108864.0;
   for (const simhash_zh::Feature& f : features.items()) {
     require(!f.bytes.empty(), "no empty feature");
-    require(f.weight > 0 && std::isfinite(f.weight) && f.weight <= 67108864.0, "weights are in (0, 2^26]");
+    require(f.weight > 0 && std::isfinite(f.weight) && f.weight <= max_weight, "weights are in (0, max]");
     require(valid_utf8(f.bytes), "features are valid UTF-8 (normalized text)");
   }
-  require(same(fp, from_features(features, options.bits)), "fingerprint equals its definition over features()");
+  if (!minhash) {
+    require(same(fp, from_features(features, options.bits)), "fingerprint equals its definition over features()");
+  } else if (options.bits == 128) {
+    require(same(fp, minhash_from_features(features, options.bits)), "fingerprint equals the minhash definition over features()");
+  } else if (features.items().empty()) {
+    require(fp.lo == 0 && fp.hi == 0, "no features: fingerprint 0");
+  }
   return 0;
 }
