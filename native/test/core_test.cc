@@ -11,6 +11,7 @@
 #include "fingerprint.h"
 #include "index_checker.h"
 #include "index_format.h"
+#include "minhash_sketch.h"
 #include "preset_mysimhash.h"
 #include "preset_simhash_chinese.h"
 #include "presets.h"
@@ -544,7 +545,47 @@ void test_dictionary_empty_bytes() {
         "an empty dictionary buffer is rejected");
 }
 
+// The minhash sketch is a function of the set of (hash, weight) pairs: the order they are
+// offered in, including ties (equal rank x weight products), the branching mode and a reused
+// sketch change nothing; no feature gives 0.
+void test_minhash_sketch() {
+  Rng rng{0x5eed};
+  bool order_free = true;
+  bool modes_agree = true;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int bits = (trial & 1) ? 128 : 64;
+    std::vector<std::pair<simhash_zh::Fingerprint, uint64_t>> items;
+    const int n = 1 + static_cast<int>(rng.next() % 300);
+    for (int i = 0; i < n; ++i) {
+      simhash_zh::Fingerprint h{rng.next(), rng.next()};
+      // Small ranks and weights make ties common.
+      if (trial % 3 == 0) h.lo &= 0xFC000003FC000003ULL, h.hi &= 0xFC000003FC000003ULL;
+      items.push_back({h, 1 + rng.next() % ((trial % 3 == 0) ? 3 : 4294836225ULL)});
+    }
+    simhash_zh::MinHashSketch a, b, c;
+    a.reset(bits);
+    for (const auto& [h, w] : items) a.add<false>(h, w);
+    for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.next() % i]);
+    b.reset(bits);
+    for (const auto& [h, w] : items) b.add<false>(h, w);
+    c.reset(128);
+    c.add<true>(items[0].first, 7);  // reused below: reset must forget it
+    c.reset(bits);
+    for (const auto& [h, w] : items) c.add<true>(h, w);
+    const simhash_zh::Fingerprint fa = a.finish(), fb = b.finish(), fc = c.finish();
+    order_free = order_free && fa.lo == fb.lo && fa.hi == fb.hi;
+    modes_agree = modes_agree && fa.lo == fc.lo && fa.hi == fc.hi;
+    if (bits == 64) order_free = order_free && fa.hi == 0;
+  }
+  check(order_free, "minhash sketch: independent of the order features are offered in (ties too)");
+  check(modes_agree, "minhash sketch: both branching modes and a reused sketch agree");
+  simhash_zh::MinHashSketch empty;
+  empty.reset(64);
+  check(empty.finish().lo == 0 && empty.finish().hi == 0, "minhash sketch: no feature gives 0");
+}
+
 int main() {
+  test_minhash_sketch();
   test_dictionary_empty_bytes();
   test_simhash_chinese_seed_demo();
   test_mysimhash();
