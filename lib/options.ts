@@ -32,7 +32,8 @@ export interface SimHashOptions {
   /** Feature weights: `'tfidf'` (default), `'tf'`, `'length'` (UTF-8 bytes × 8, as the C++ seed), `'uniform'`. */
   weighting?: Weighting;
   /**
-   * Features: `'mixed'` (default: the words and, as features of their own, their characters),
+   * Features: `'mixed'` (default: the words and, as features of their own, their characters; a
+   * one-character word is its character feature alone),
    * `'words'`, or `'chars'`. Characters keep near-duplicates close under typos and small edits.
    */
   features?: FeatureSet;

@@ -289,7 +289,6 @@ export class DefaultPipelineJs implements FingerprintEngine {
     table.reset();
     const wantWords = this.config.features !== 'chars';
     const wantChars = this.config.features !== 'words';
-    const want = (wantWords ? HASHED_WORD : 0) | (wantChars ? HASHED_CHAR : 0);
     const ends = sink.ends;
     const entries = sink.entries;
     const count = sink.count;
@@ -305,9 +304,9 @@ export class DefaultPipelineJs implements FingerprintEngine {
         if (WORD_BMP[cp] === 0) continue;
         if (this.isStop(facts, norm, wordStart, end, entry)) continue;
         const unit = this.unit(facts, entry, utf8Length(cp));
-        const hashes = this.bmpHashesOf(cp, want);
-        if (wantWords) table.add(hashes, cp * 8 + 4, unit, 0, wordStart, 1);
-        if (wantChars) table.add(hashes, cp * 8, unit, FEATURE_CHAR, wordStart, 1);
+        // With character features a one-character word is its character feature alone (native/core/pipeline.cc says why).
+        if (wantChars) table.add(this.bmpHashesOf(cp, HASHED_CHAR), cp * 8, unit, FEATURE_CHAR, wordStart, 1);
+        else table.add(this.bmpHashesOf(cp, HASHED_WORD), cp * 8 + 4, unit, 0, wordStart, 1);
         continue;
       }
       if (this.cps.length < end - wordStart) this.cps = new Uint32Array((end - wordStart) * 2);
@@ -330,7 +329,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
       }
       if (!hasWordChar) continue;
       if (this.isStop(facts, norm, wordStart, end, entry)) continue;
-      if (wantWords) {
+      if (wantWords && !(wantChars && n === 1)) {
         featureHash(cps, 0, n, this.hash);
         table.add(this.hashWords, 0, this.unit(facts, entry, bytes), 0, wordStart, end - wordStart);
       }

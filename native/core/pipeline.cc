@@ -362,7 +362,10 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       }
     }
     if (word->skip) return;
-    if (want_words) s.add_word(*word, start, text.size());
+    // With character features, a one-character word is its character feature alone: both
+    // would be the same text counted twice, and a typo that splits a word into single
+    // characters would change twice as many features.
+    if (want_words && !(want_chars && valid_utf8_length(bytes[start]) == end - start)) s.add_word(*word, start, text.size());
     if (!want_chars) return;
     if (word->chars != Scratch::kNoPlan) {
       // A one-character word counts its character at the word's weight (it passed the stop test).
