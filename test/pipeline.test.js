@@ -272,6 +272,18 @@ forEachBackend('default pipeline', (backend) => {
       for (let i = 0; i < lines.length; i += 7) assert.deepEqual(native.tokens(lines[i]), js.tokens(lines[i]), `line ${i}`);
     });
   }
+  it('golden: the fingerprints of every line of 围城 are pinned (the platform-independent contract)', function () {
+    const crypto = require('node:crypto');
+    const golden = [[{}, 'e8b76b085b57c1d23f0737a135fc8059'], [{ bits: 128 }, '979033be083d87105e86abd406f0d5f8'],
+      [{ sketch: 'simhash' }, '2e9b81a5700b2c25d2388d2aed9012fe']];
+    for (const backend of BACKENDS) {
+      for (const [config, digest] of golden) {
+        const simhash = new lib.SimHash({ ...config, backend });
+        const hexes = lines.map((line) => simhash.hex(line)).join('\n');
+        assert.equal(crypto.createHash('sha256').update(hexes).digest('hex').slice(0, 32), digest, `${backend} ${JSON.stringify(config)}`);
+      }
+    }
+  });
   it('words that share a cache slot are each counted, in every text of a batch', function () {
     const segmenter = new lib.Segmenter({ backend: 'native' });
     const bySlot = new Map();
