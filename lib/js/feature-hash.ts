@@ -8,7 +8,8 @@ const C4 = 0xa1e38b93;
 
 const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
 
-function fmix(h: number): number {
+/** MurmurHash3's 32-bit finalizer (a signed 32-bit result). */
+export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -1,6 +1,7 @@
 // The default pipeline's sketch (`sketch: 'minhash'`): a weighted one-permutation MinHash
 // with densification, one bit per bin, the twin of native/core/minhash_sketch.h (which says
 // why). Products of a rank (< 2^21) and a race weight (< 2^32) are exact in doubles.
+import { fmix } from './feature-hash';
 
 const GOLDEN = 0x9e3779b9;
 const RANK_MASK = (1 << 21) - 1;
@@ -12,14 +13,6 @@ export function raceWeight(base: number): number {
   if (base <= 0) return 0;
   if (base > MAX_RACE_BASE) base = MAX_RACE_BASE;
   return base * base;
-}
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Which way each empty bin looks for a full one: 1 (the top bit of fmix(i + φ) set): left. */

@@ -14,7 +14,7 @@ namespace murmur {
 
 inline uint32_t rotl(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
-inline uint32_t fmix(uint32_t h) {
+constexpr uint32_t fmix(uint32_t h) {
   h ^= h >> 16;
   h *= 0x85ebca6bU;
   h ^= h >> 13;

@@ -10,10 +10,10 @@
 // choice), to its left, circularly; its bit is the top bit of fmix(h1 ^ (index + 1) x φ), h1
 // that feature's first hash word: a bit of its own, not a copy of the full bin's.
 //
-// Why not the signed sum of SimHash: a bit differs with probability (1 - J) / 2, J the
-// weighted Jaccard similarity of the two texts, where SimHash's grows with the square root
-// of the change (θ/π): a copy with a small edit sits far fewer bits away, unrelated texts
-// as far (32 of 64 bits).
+// Why not the signed sum of SimHash: a bit differs with probability (1 - J) / 2, J about the
+// probability Jaccard similarity of the two texts' weighted features, where SimHash's grows
+// with the square root of the change (θ/π): a copy with a small edit sits far fewer bits
+// away, unrelated texts as far (32 of 64 bits).
 #pragma once
 
 #include <cstdint>
@@ -38,19 +38,11 @@ namespace minhash_detail {
 
 constexpr uint32_t kGolden = 0x9E3779B9U;
 
-constexpr uint32_t fmix(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bU;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35U;
-  return h ^ (h >> 16);
-}
-
 // Which way each empty bin looks for a full one: bit i set (the top bit of fmix(i + φ)): left.
 struct Directions {
   uint64_t left[2] = {0, 0};
   constexpr Directions() {
-    for (uint32_t i = 0; i < 128; ++i) left[i >> 6] |= uint64_t{fmix(i + kGolden) >> 31} << (i & 63);
+    for (uint32_t i = 0; i < 128; ++i) left[i >> 6] |= uint64_t{murmur::fmix(i + kGolden) >> 31} << (i & 63);
   }
 };
 constexpr Directions kDirections{};
@@ -125,9 +117,9 @@ class MinHashSketch {
     return w * 64 + highest_bit(m);
   }
 
-  // Written without branches on the outcome, which follows the hash (unpredictable): an
+  // Apart from kMostLose's early exit, no branch on the outcome, which follows the hash: an
   // empty bin's holder fields are a stale but initialized holder, and every field is
-  // stored, the old value where the feature loses.
+  // stored, the old value where the feature loses. Ties (equal products) are rare.
   template <bool kMostLose>
   void offer(uint32_t word, const Fingerprint& hash, uint64_t weight) {
     const uint32_t bin = word >> shift_;
