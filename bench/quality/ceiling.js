@@ -57,10 +57,10 @@ function idealWithin(cos, bits, k) {
  * 1 / sum_j max(a_j / a_i, b_j / b_i), in O(n log n) by sorting on a_j / b_j (0 when either is empty).
  */
 function probabilityJaccard(a, b) {
+  if (a.size === 0 || b.size === 0) return 0;
   const items = [];
   for (const [hash, x] of a) items.push({ x, y: b.get(hash) || 0 });
   for (const [hash, y] of b) if (!a.has(hash)) items.push({ x: 0, y });
-  if (items.length === 0 || a.size === 0 || b.size === 0) return 0;
   const ratio = ({ x, y }) => (y === 0 ? Infinity : x / y);
   items.sort((p, q) => ratio(p) - ratio(q) || 0);
   // Below position p (smaller ratio) a feature counts b_j / b_i, from p on a_j / a_i.

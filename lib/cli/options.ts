@@ -92,16 +92,12 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
   if (backend !== undefined) options.backend = backend;
   const html = choice(args, 'html', ['auto', 'true', 'false'] as const, command);
   if (html !== undefined) {
-    if (options.preset !== undefined) {
-      throw new UsageError(`--html does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
-    }
+    notWithPreset('html', command, options.preset);
     options.html = html === 'auto' ? 'auto' : html === 'true';
   }
   const sketch = choice(args, 'sketch', ['minhash', 'simhash'] as const, command);
   if (sketch !== undefined) {
-    if (options.preset !== undefined) {
-      throw new UsageError(`--sketch does not apply to --preset ${options.preset} (a preset reproduces its seed exactly)`, command);
-    }
+    notWithPreset('sketch', command, options.preset);
     options.sketch = sketch;
   }
   const userDict = pipelineFile(args, 'user-dict', command, options.preset);
@@ -111,13 +107,18 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
   return options;
 }
 
+/** Rejects a default-pipeline option given with a preset. */
+function notWithPreset(name: string, command: string, preset: PresetName | undefined): void {
+  if (preset !== undefined) {
+    throw new UsageError(`--${name} does not apply to --preset ${preset} (a preset reproduces its seed exactly)`, command);
+  }
+}
+
 /** The file of a default-pipeline option (--user-dict, --stop-words), or undefined when not given. */
 export function pipelineFile(args: ParsedArgs, name: string, command: string, preset?: PresetName): string | undefined {
   const file = stringOption(args, name);
   if (file === undefined) return undefined;
-  if (preset !== undefined) {
-    throw new UsageError(`--${name} does not apply to --preset ${preset} (a preset reproduces its seed exactly)`, command);
-  }
+  notWithPreset(name, command, preset);
   if (file === '') throw new UsageError(`--${name} needs a file`, command);
   return file;
 }

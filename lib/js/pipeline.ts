@@ -386,20 +386,11 @@ export class DefaultPipelineJs implements FingerprintEngine {
     const sketch = this.sketch;
     const bits = this.config.bits;
     sketch.reset(bits);
-    const table = this.table;
-    const size = table.size;
-    const hashes = table.hashes;
-    const counts = table.counts;
-    const units = table.units;
-    if (this.uniform) {
-      for (let f = 0; f < size; f++) sketch.add(hashes, f * 4, raceWeight(64));
-    } else {
-      for (let f = 0; f < size; f++) {
-        const count = counts[f]!;
-        // The ASCII cap (baseWeight) applies only past MAX_ASCII_CHAR_COUNT occurrences.
-        const base = count > MAX_ASCII_CHAR_COUNT ? this.baseWeight(f) : units[f]! * count;
-        if (base > 0) sketch.add(hashes, f * 4, raceWeight(base));
-      }
+    const size = this.table.size;
+    const hashes = this.table.hashes;
+    for (let f = 0; f < size; f++) {
+      const weight = this.weight(f);
+      if (weight > 0) sketch.add(hashes, f * 4, weight);
     }
     const limbs = this.limbs;
     sketch.finish(limbs);

@@ -362,17 +362,17 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       }
     }
     if (word->skip) return;
+    const bool one_char = valid_utf8_length(bytes[start]) == end - start;
     // With character features, a one-character word is its character feature alone: both
     // would be the same text counted twice, and a typo that splits a word into single
     // characters would change twice as many features.
-    if (want_words && !(want_chars && valid_utf8_length(bytes[start]) == end - start)) s.add_word(*word, start, text.size());
+    if (want_words && !(want_chars && one_char)) s.add_word(*word, start, text.size());
     if (!want_chars) return;
     if (word->chars != Scratch::kNoPlan) {
       // A one-character word counts its character at the word's weight (it passed the stop test).
-      const bool one = word->chars == 1 && word->char_len[0] == end - start;
       for (int k = 0; k < word->chars; ++k) {
         Scratch::CharSlot& slot = s.alphabet_slot(word->char_id[k]);
-        s.add_char(slot, one ? word->unit : slot.unit, start + word->char_at[k], word->char_len[k]);
+        s.add_char(slot, one_char ? word->unit : slot.unit, start + word->char_at[k], word->char_len[k]);
       }
       return;
     }
@@ -382,7 +382,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       if (!is_word_code_point(cp)) continue;
       const std::string_view ch(s.normalized.data() + offset, next - offset);
       Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
-      if (offset == start && next == end) {
+      if (one_char) {
         // A one-character word: it passed the stop-word check, and its weight is the word's.
         s.add_char(slot, word->unit, offset, ch.size());
       } else if (!slot.stop) {

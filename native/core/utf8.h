@@ -73,12 +73,12 @@ inline uint32_t decode_valid_utf8(const unsigned char* p, size_t& i) {
   return cp;
 }
 
-// Writes the UTF-8 bytes of code point cp (at most 4) to out; returns how many.
 // The byte length of the valid UTF-8 sequence that starts with `lead`.
 inline size_t valid_utf8_length(unsigned char lead) {
   return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
 }
 
+// Writes the UTF-8 bytes of code point cp (at most 4) to out; returns how many.
 inline size_t encode_utf8(uint32_t cp, unsigned char* out) {
   if (cp < 0x80) {
     out[0] = static_cast<unsigned char>(cp);

@@ -3,15 +3,17 @@
 // the options (width, HTML mode, folding, case, weighting, feature set, HMM, stop words) and whether
 // a word from the input is added as a user word; the rest is the text, as arbitrary bytes.
 //
-// Besides memory safety it checks the optimised per-bit reduction (nibble histograms) against the
-// definition: bit i is set when the features with bit i set carry more than half the total weight,
-// recomputed here from features().
+// Besides memory safety it checks each sketch against its definition, recomputed here from
+// features(): for 'simhash' (the nibble histograms), bit i is set when the features with bit i set
+// carry more than half the total weight; for 'minhash' (at 128 bits, where features() carries the
+// whole hash), the bins as README describes them.
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
 
+#include "feature_hash.h"
 #include "fuzz_util.h"
 #include "pipeline.h"
 
@@ -65,14 +67,6 @@ Fingerprint from_features(const simhash_zh::FeatureList& features, int bits) {
   return fp;
 }
 
-uint32_t fmix32(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bU;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35U;
-  return h ^ (h >> 16);
-}
-
 // The minhash sketch's definition (README, Hashing), written plainly: needs the full 128-bit
 // hashes, so 128-bit fingerprints only.
 Fingerprint minhash_from_features(const simhash_zh::FeatureList& features, int bits) {
@@ -102,10 +96,10 @@ Fingerprint minhash_from_features(const simhash_zh::FeatureList& features, int b
   for (int i = 0; i < bits; ++i) {
     int bit = bins[i].bit;
     if (!bins[i].full) {
-      const int step = (fmix32(static_cast<uint32_t>(i) + 0x9E3779B9U) >> 31) ? bits - 1 : 1;
+      const int step = (simhash_zh::murmur::fmix(static_cast<uint32_t>(i) + 0x9E3779B9U) >> 31) ? bits - 1 : 1;
       int source = i;
       do source = (source + step) % bits; while (!bins[source].full);
-      bit = static_cast<int>(fmix32(static_cast<uint32_t>(bins[source].lo) ^ (static_cast<uint32_t>(i + 1) * 0x9E3779B9U)) >> 31);
+      bit = static_cast<int>(simhash_zh::murmur::fmix(static_cast<uint32_t>(bins[source].lo) ^ (static_cast<uint32_t>(i + 1) * 0x9E3779B9U)) >> 31);
     }
     if (bit) {
       if (i < 64) fp.lo |= uint64_t{1} << i;
