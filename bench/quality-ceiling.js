@@ -51,7 +51,7 @@ function formatCeiling(result, command) {
   const lines = [];
   const available = result.methods.filter((m) => m.available);
   lines.push(`bench/quality-ceiling — recall at k = ${result.k}: an ideal sketch on each method's features and weights, against the measured recall`);
-  lines.push('(sketch minhash: each bit differs with probability (1 - J)/2, J the probability Jaccard of the weighted feature vectors;');
+  lines.push('(sketch minhash: each bit differs with probability (1 - J) x 3/8, J the probability Jaccard of the weighted feature vectors;');
   lines.push(' sketch simhash: with probability θ/π, θ the angle between them)');
   for (const m of result.methods.filter((x) => !x.available)) lines.push(`${m.name}: not available (${m.error})`);
   const width = Math.max(16, ...available.map((m) => m.name.length));

@@ -403,11 +403,11 @@ describe('quality benchmark: the ideal-SimHash ceiling', function () {
     assert.equal(ceiling.probabilityJaccard(a, vector([[9, 1]])), 0);
     assert.equal(ceiling.probabilityJaccard(a, new Map()), 0);
     assert.equal(ceiling.idealWithinMinHash(1, 64, 0), 1);
-    assert.equal(ceiling.idealWithinMinHash(0, 64, 3), ceiling.binomialCdf(64, 0.5, 3));
+    assert.equal(ceiling.idealWithinMinHash(0, 64, 3), ceiling.binomialCdf(64, 3 / 8, 3));
     const set = { bases: [{ text: 'a' }], variants: [{ base: 0, kind: 'typo' }] };
     const result = ceiling.ceilingForSet({ set, vectors: [a, b], distances: [2], bits: 64, k: 3, sketch: 'minhash' });
     assert.equal(result.sketch, 'minhash');
-    assert.equal(result.ideal, ceiling.binomialCdf(64, (1 - ceiling.probabilityJaccard(a, b)) / 2, 3));
+    assert.equal(result.ideal, ceiling.binomialCdf(64, (1 - ceiling.probabilityJaccard(a, b)) * (3 / 8), 3));
   });
 
   it('averages ideal and measured recall per kind', function () {

@@ -3,7 +3,9 @@
 // bits behave like random hyperplanes, two texts differ in each of `bits` bits with
 // probability theta/pi, theta the angle between their weighted feature vectors (Charikar
 // 2002). For a 1-bit weighted MinHash whose bins are independent, a bit differs with
-// probability (1 - J)/2, J the chance that both texts' bin holders are the same feature: for
+// probability (1 - J) x 3/8, J the chance that both texts' bin holders are the same feature
+// (different holders give bits that are 1 with probability 1/4 each, so they differ with
+// probability 2 x 1/4 x 3/4 = 3/8; see native/core/minhash_sketch.h): for
 // an exponential race over the weights that is the probability Jaccard J_P (Moulton and
 // Jiang 2018), which the default sketch's race (rank / weight, with densified bins)
 // approximates. Either way the chance that a pair lands within k is a binomial tail. Averaged
@@ -76,9 +78,12 @@ function probabilityJaccard(a, b) {
   return Math.min(1, sum);
 }
 
+/** The chance that two different bin holders give different bits (each bit is 1 with probability 1/4). */
+const MINHASH_BITS_DIFFER = 3 / 8;
+
 /** The probability that an ideal `bits`-bit 1-bit MinHash puts two texts of probability Jaccard j within k bits. */
 function idealWithinMinHash(j, bits, k) {
-  return binomialCdf(bits, (1 - j) / 2, k);
+  return binomialCdf(bits, (1 - j) * MINHASH_BITS_DIFFER, k);
 }
 
 /**
@@ -113,4 +118,4 @@ function ceilingForSet({ set, vectors, distances, bits, k, sketch = 'simhash' })
   return { sketch, positives: count, ideal: count ? idealSum / count : null, measured: count ? measured / count : null, kinds };
 }
 
-module.exports = { binomialCdf, featureVector, cosine, idealWithin, probabilityJaccard, idealWithinMinHash, ceilingForSet };
+module.exports = { binomialCdf, featureVector, cosine, idealWithin, probabilityJaccard, MINHASH_BITS_DIFFER, idealWithinMinHash, ceilingForSet };

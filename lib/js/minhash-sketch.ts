@@ -1,5 +1,5 @@
 // The default pipeline's sketch (`sketch: 'minhash'`): a weighted one-permutation MinHash
-// with densification, one bit per bin, the twin of native/core/minhash_sketch.h (which says
+// with densification, one bit per bin (1 with probability 1/4), the twin of native/core/minhash_sketch.h (which says
 // why). Products of a rank (< 2^21) and a race weight (< 2^32) are exact in doubles.
 import { fmix } from './feature-hash';
 
@@ -64,7 +64,7 @@ export class MinHashSketch {
       } else {
         full[limb] = full[limb]! | flag;
       }
-      this.bit[limb] = (word >>> 21) & 1 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
+      this.bit[limb] = ((word >>> 21) & 3) === 0 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
       weights[bin] = weight;
       ranks[bin] = rank;
       const k = bin << 2;
@@ -122,7 +122,7 @@ export class MinHashSketch {
       for (let empty = ~full[w]!; empty !== 0; empty &= empty - 1) {
         const i = (w << 5) + lowestBit(empty);
         const source = LEFT[i] === 1 ? this.fullLeftOf(i) : this.fullRightOf(i);
-        if (fmix(this.hashes[source * 4]! ^ Math.imul(i + 1, GOLDEN)) >>> 31) bits |= 1 << (i & 31);
+        if (fmix(this.hashes[source * 4]! ^ Math.imul(i + 1, GOLDEN)) >>> 30 === 0) bits |= 1 << (i & 31);
       }
       limbs[w] = bits;
     }

@@ -85,7 +85,7 @@ Fingerprint minhash_from_features(const simhash_zh::FeatureList& features, int b
       const uint64_t rank = word & ((1U << 21) - 1);
       const bool smaller_hash = f.hash.lo < h.lo || (f.hash.lo == h.lo && f.hash.hi < h.hi);
       if (!h.full || rank * h.weight < h.rank * weight || (rank * h.weight == h.rank * weight && smaller_hash)) {
-        h = Holder{true, rank, weight, f.hash.lo, f.hash.hi, static_cast<int>((word >> 21) & 1)};
+        h = Holder{true, rank, weight, f.hash.lo, f.hash.hi, static_cast<int>(((word >> 21) & 3U) == 0)};
       }
     }
   }
@@ -99,7 +99,7 @@ Fingerprint minhash_from_features(const simhash_zh::FeatureList& features, int b
       const int step = (simhash_zh::murmur::fmix(static_cast<uint32_t>(i) + 0x9E3779B9U) >> 31) ? bits - 1 : 1;
       int source = i;
       do source = (source + step) % bits; while (!bins[source].full);
-      bit = static_cast<int>(simhash_zh::murmur::fmix(static_cast<uint32_t>(bins[source].lo) ^ (static_cast<uint32_t>(i + 1) * 0x9E3779B9U)) >> 31);
+      bit = static_cast<int>((simhash_zh::murmur::fmix(static_cast<uint32_t>(bins[source].lo) ^ (static_cast<uint32_t>(i + 1) * 0x9E3779B9U)) >> 30) == 0);
     }
     if (bit) {
       if (i < 64) fp.lo |= uint64_t{1} << i;
