@@ -70,7 +70,7 @@ function formatCeiling(result, command) {
     for (const kind of kinds) row(kind, (s) => s.kinds[kind]);
   }
   lines.push('', 'F1 >= 0.90 needs recall >= 0.818 even at precision 1.00. Where the ideal recall is far below that, no',
-    'unbiased sketch of these features and weights gets there: only a biased one, which pulls unrelated texts closer too.');
+    'sketch of these features and weights at this bit rate gets there: a lower rate pulls unrelated texts closer too.');
   lines.push(`Reproduce: ${command}`);
   return lines.join('\n');
 }
