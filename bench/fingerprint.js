@@ -109,8 +109,8 @@ async function main() {
   const jiebaRate = docBytes / MB / best.get('jieba');
   const peerJsRate = docBytes / MB / best.get('simhashJs');
   rows.unshift(
-    { case: '@node-rs/jieba cut (HMM off), documents', rate: `${jiebaRate.toFixed(2)} MB/s`, ratio: '1.00 (peer)' },
-    { case: 'simhash-js hash (32-bit), documents', rate: `${peerJsRate.toFixed(2)} MB/s`, ratio: '1.00 (peer)' },
+    { case: '@node-rs/jieba cut (HMM off), documents', rate: `${jiebaRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
+    { case: 'simhash-js hash (32-bit), documents', rate: `${peerJsRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
   );
   for (const { name } of configs) {
     const nativeRate = docBytes / MB / best.get(`${name}:native`);
@@ -118,10 +118,10 @@ async function main() {
     const allCores = titles.length / best.get(`${name}:async`);
     const jsRate = docBytes / MB / best.get(`${name}:js`);
     rows.push(
-      { case: `${name} native, documents`, rate: `${nativeRate.toFixed(2)} MB/s`, ratio: `${(nativeRate / jiebaRate).toFixed(2)}× jieba cut` },
+      { case: `${name} native, documents`, rate: `${nativeRate.toFixed(2)} MiB/s`, ratio: `${(nativeRate / jiebaRate).toFixed(2)}× jieba cut` },
       { case: `${name} native, titles ≤64 chars, one core`, rate: `${Math.round(oneCore).toLocaleString('en')} texts/s`, ratio: '' },
       { case: `${name} native async, titles, all cores`, rate: `${Math.round(allCores).toLocaleString('en')} texts/s`, ratio: `${(allCores / oneCore).toFixed(2)}× one core` },
-      { case: `${name} TS engine, documents`, rate: `${jsRate.toFixed(2)} MB/s`, ratio: `${(jsRate / peerJsRate).toFixed(2)}× simhash-js` },
+      { case: `${name} TS engine, documents`, rate: `${jsRate.toFixed(2)} MiB/s`, ratio: `${(jsRate / peerJsRate).toFixed(2)}× simhash-js` },
     );
     results[name] = { nativeMBps: nativeRate, nativeVsJieba: nativeRate / jiebaRate, titlesPerSecond: oneCore, asyncTitlesPerSecond: allCores, asyncSpeedup: allCores / oneCore, jsMBps: jsRate, jsVsSimhashJs: jsRate / peerJsRate };
   }
@@ -129,8 +129,8 @@ async function main() {
   if (engines.has('default')) {
     const mixedRate = mixedBytes / MB / best.get('default:mixed');
     rows.push(
-      { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: `${jiebaMixedRate.toFixed(2)} MB/s`, ratio: '1.00 (peer)' },
-      { case: 'default native, mixed documents', rate: `${mixedRate.toFixed(2)} MB/s`, ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
+      { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: `${jiebaMixedRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
+      { case: 'default native, mixed documents', rate: `${mixedRate.toFixed(2)} MiB/s`, ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
     );
     results.mixedText = { documents: mixed.length, bytes: mixedBytes, jiebaMBps: jiebaMixedRate, defaultNativeMBps: mixedRate, defaultNativeVsJieba: mixedRate / jiebaMixedRate, pairedDefaultNativeVsJieba: paired.mixedNativeVsJieba };
   }
