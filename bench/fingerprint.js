@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // bench/fingerprint: the full fingerprint pipeline against its peers, in one
-// process on one corpus, in interleaved rounds. `node bench/fingerprint.js [--corpus FILE ...] [--rounds N]`
+// process on one corpus, in interleaved rounds. `node bench/fingerprint.js [--corpus FILE ...] [--rounds N] [--json FILE]`
+// (every number as JSON to FILE; default bench/results/fingerprint.json, which `npm run bench` reads)
 'use strict';
 const { SimHash } = require('..');
-const { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, argValues } = require('./common');
+const { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues } = require('./common');
 const { typescriptDiagnostics } = require('./segment-corpora');
 
 /** Mixed Chinese/English text nobody here wrote: TypeScript's zh-CN and zh-TW messages, joined into documents of about 1,500 characters. */
@@ -32,7 +33,7 @@ async function main() {
   const mixedBytes = bytesOf(mixed);
   const docBytes = bytesOf(docs);
   const titleBytes = bytesOf(titles);
-  const MB = 1024 * 1024;
+  const MIB = 1024 * 1024;  // rates and sizes in MiB (the JSON too)
   const results = { machine: machine(), rounds: ROUNDS, corpus: { sources, documents: docs.length, documentBytes: docBytes, titles: titles.length, titleBytes } };
 
   const { Jieba } = require('@node-rs/jieba');
@@ -106,31 +107,33 @@ async function main() {
   }
   results.paired = { pairs: PAIRS, ...paired };
 
-  const jiebaRate = docBytes / MB / best.get('jieba');
-  const peerJsRate = docBytes / MB / best.get('simhashJs');
+  // Rates are MiB/s here and in the JSON (bench/report.js shows MB/s).
+  const mibPerSecond = (rate) => `${rate.toFixed(2)} MiB/s`;
+  const jiebaRate = docBytes / MIB / best.get('jieba');
+  const peerJsRate = docBytes / MIB / best.get('simhashJs');
   rows.unshift(
-    { case: '@node-rs/jieba cut (HMM off), documents', rate: `${jiebaRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
-    { case: 'simhash-js hash (32-bit), documents', rate: `${peerJsRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
+    { case: '@node-rs/jieba cut (HMM off), documents', rate: mibPerSecond(jiebaRate), ratio: '1.00 (peer)' },
+    { case: 'simhash-js hash (32-bit), documents', rate: mibPerSecond(peerJsRate), ratio: '1.00 (peer)' },
   );
   for (const { name } of configs) {
-    const nativeRate = docBytes / MB / best.get(`${name}:native`);
+    const nativeRate = docBytes / MIB / best.get(`${name}:native`);
     const oneCore = titles.length / best.get(`${name}:titles`);
     const allCores = titles.length / best.get(`${name}:async`);
-    const jsRate = docBytes / MB / best.get(`${name}:js`);
+    const jsRate = docBytes / MIB / best.get(`${name}:js`);
     rows.push(
-      { case: `${name} native, documents`, rate: `${nativeRate.toFixed(2)} MiB/s`, ratio: `${(nativeRate / jiebaRate).toFixed(2)}× jieba cut` },
+      { case: `${name} native, documents`, rate: mibPerSecond(nativeRate), ratio: `${(nativeRate / jiebaRate).toFixed(2)}× jieba cut` },
       { case: `${name} native, titles ≤64 chars, one core`, rate: `${Math.round(oneCore).toLocaleString('en')} texts/s`, ratio: '' },
       { case: `${name} native async, titles, all cores`, rate: `${Math.round(allCores).toLocaleString('en')} texts/s`, ratio: `${(allCores / oneCore).toFixed(2)}× one core` },
-      { case: `${name} TS engine, documents`, rate: `${jsRate.toFixed(2)} MiB/s`, ratio: `${(jsRate / peerJsRate).toFixed(2)}× simhash-js` },
+      { case: `${name} TS engine, documents`, rate: mibPerSecond(jsRate), ratio: `${(jsRate / peerJsRate).toFixed(2)}× simhash-js` },
     );
     results[name] = { nativeMBps: nativeRate, nativeVsJieba: nativeRate / jiebaRate, titlesPerSecond: oneCore, asyncTitlesPerSecond: allCores, asyncSpeedup: allCores / oneCore, jsMBps: jsRate, jsVsSimhashJs: jsRate / peerJsRate };
   }
-  const jiebaMixedRate = mixedBytes / MB / best.get('jiebaMixed');
+  const jiebaMixedRate = mixedBytes / MIB / best.get('jiebaMixed');
   if (engines.has('default')) {
-    const mixedRate = mixedBytes / MB / best.get('default:mixed');
+    const mixedRate = mixedBytes / MIB / best.get('default:mixed');
     rows.push(
-      { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: `${jiebaMixedRate.toFixed(2)} MiB/s`, ratio: '1.00 (peer)' },
-      { case: 'default native, mixed documents', rate: `${mixedRate.toFixed(2)} MiB/s`, ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
+      { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: mibPerSecond(jiebaMixedRate), ratio: '1.00 (peer)' },
+      { case: 'default native, mixed documents', rate: mibPerSecond(mixedRate), ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
     );
     results.mixedText = { documents: mixed.length, bytes: mixedBytes, jiebaMBps: jiebaMixedRate, defaultNativeMBps: mixedRate, defaultNativeVsJieba: mixedRate / jiebaMixedRate, pairedDefaultNativeVsJieba: paired.mixedNativeVsJieba };
   }
@@ -138,8 +141,8 @@ async function main() {
   results.simhashJsMBps = peerJsRate;
 
   console.log(`bench/fingerprint — ${results.machine}`);
-  console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MB).toFixed(2)} MB), ${titles.length} titles ≤64 chars (${(titleBytes / MB).toFixed(2)} MB)`);
-  console.log(`mixed documents: TypeScript's zh-CN and zh-TW diagnostic messages (Chinese with English terms and placeholders), ${mixed.length} documents of about 1,500 characters (${(mixedBytes / MB).toFixed(2)} MB)`);
+  console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MIB).toFixed(2)} MiB), ${titles.length} titles ≤64 chars (${(titleBytes / MIB).toFixed(2)} MiB)`);
+  console.log(`mixed documents: TypeScript's zh-CN and zh-TW diagnostic messages (Chinese with English terms and placeholders), ${mixed.length} documents of about 1,500 characters (${(mixedBytes / MIB).toFixed(2)} MiB)`);
   console.log(`${ROUNDS} rounds of every case, interleaved; a measurement is the median of 5 runs after a warm-up (3 for the TS engine); each case keeps its best round; ratios against peers measured in this run\n`);
   console.log(table(rows, ['case', 'rate', 'ratio']));
   if (paired.nativeVsJieba !== null) {
@@ -147,7 +150,8 @@ async function main() {
   }
   console.log('\ntargets (default pipeline): native ≥ 3× jieba cut; titles ≥ 300,000/s on one core; async ≥ 1.7× one core on 2 cores; TS ≥ 5× simhash-js');
   console.log(`reproduce: node bench/fingerprint.js${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`);
-  console.log(`written: ${writeJson('fingerprint', results)}`);
+  const [jsonFile] = argValues('--json');
+  console.log(`written: ${jsonFile ? writeJsonFile(jsonFile, results) : writeJson('fingerprint', results)}`);
 }
 
 main().catch((error) => {

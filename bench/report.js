@@ -16,6 +16,8 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..');
 const DEFAULT_DIR = path.join(__dirname, 'results');
 const MIB = 1024 * 1024;
+// bench/fingerprint.js reports MiB/s; the report shows MB/s (10^6 bytes), as bench/segment.js measures.
+const mb = (mibps) => (mibps * MIB) / 1e6;
 
 /** The commands bench/run.js runs, for results produced without a run.json. */
 const DEFAULT_COMMANDS = {
@@ -398,7 +400,6 @@ function fingerprintFacts(fp) {
 
 function fingerprintSection(fp) {
   const j = fp.json;
-  const mb = (mibps) => (mibps * MIB) / 1e6;
   const c = j.corpus || {};
   const lines = ['## Fingerprinting (`bench/fingerprint.js`)', '', provenance(fp), ''];
   lines.push(`Corpus: ${(c.sources || []).map((s) => `\`${path.basename(s)}\``).join(', ')}: ${num(c.documents)} documents (${sig((c.documentBytes || 0) / 1e6)} MB), ` +
@@ -593,7 +594,6 @@ function throughputChart(seg, fp) {
     const j = fp.json;
     const d = j.default || j[fingerprintConfigs(fp)[0]];
     const name = j.default ? 'default' : fingerprintConfigs(fp)[0];
-    const mb = (v) => (v * MIB) / 1e6;
     sections.push({
       title: `Fingerprinting documents, ${name} pipeline: ${(j.corpus.sources || []).map((s) => path.basename(s)).join(', ')} (${sig((j.corpus.documentBytes || 0) / 1e6)} MB)`,
       unit: 'MB/s',
@@ -691,7 +691,6 @@ function headline(data) {
   }
   if (fp && fp.json.default) {
     const d = fp.json.default;
-    const mb = (v) => (v * MIB) / 1e6;
     const T = TARGETS.fingerprint;
     rows.push(['Fingerprint, default pipeline, native', `${sig(mb(d.nativeMBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(fp.json.jiebaMBps))} MB/s`, times(d.nativeVsJieba), `≥ ${T.nativeVsJieba}×: ${status(d.nativeVsJieba >= T.nativeVsJieba)}`]);
     rows.push(['Fingerprint, default pipeline, TS engine', `${sig(mb(d.jsMBps))} MB/s`, `simhash-js ${sig(mb(fp.json.simhashJsMBps))} MB/s`, times(d.jsVsSimhashJs), `≥ ${T.jsVsSimhashJs}×: ${status(d.jsVsSimhashJs >= T.jsVsSimhashJs)}`]);

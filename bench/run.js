@@ -29,7 +29,7 @@ const BENCHMARKS = {
     args: ({ quick, json }) => ['bench/segment.js', '--json', json, ...(quick ? ['--reps', '1'] : ['--reps', '3'])],
   },
   fingerprint: {
-    // bench/fingerprint.js always writes bench/results/fingerprint.json.
+    // bench/fingerprint.js writes bench/results/fingerprint.json unless given --json FILE.
     json: 'fingerprint.json',
     args: () => ['bench/fingerprint.js'],
   },
