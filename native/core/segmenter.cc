@@ -212,15 +212,22 @@ bool Segmenter::decode_more(size_t k) {
     h++;
   }
   w_off[h] = pos;
+  // The first step of every walk, from the root (whose children sit in a few hot lines).
+  const TrieNode* trie = trie_;
+  const int32_t root_base = trie[0].base;
+  int32_t* w_step = w_step_.data();
+  for (size_t q = have_; q < h; q++) {
+    const int32_t t = root_base + w_id[q];
+    w_step[q] = w_id[q] != 0 && trie[t].check == 0 ? t : -1;
+  }
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
   // The second step of a walk usually misses the cache: start loading it for every new pair
   // of characters now, all at once, so the loads overlap (the TS engine touches them).
-  const TrieNode* trie = trie_;
-  const TrieNode* root_children = trie + trie[0].base;
   for (size_t q = have_ > 0 ? have_ - 1 : 0; q + 1 < h; q++) {
-    const TrieNode& n1 = root_children[w_id[q]];
+    if (w_step[q] < 0) continue;
+    const TrieNode& n1 = trie[w_step[q]];
     const int32_t c2 = w_id[q + 1];
-    if (n1.check == 0 && n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
+    if (n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
   }
 #endif
   have_ = h;
@@ -234,7 +241,7 @@ size_t Segmenter::memory_bytes() const {
   // Changed frequencies shared by n copies: each counts its n-th, so a sum over them is right.
   if (changed_) total += (bytes(changed_->facts) + bytes(changed_->freq)) / static_cast<size_t>(changed_.use_count());
   total += map_heap_bytes(ov_child_);
-  total += bytes(w_cp_) + bytes(w_id_) + bytes(w_off_) + bytes(s_entry_) + bytes(e_start_) + bytes(e_end_) +
+  total += bytes(w_cp_) + bytes(w_id_) + bytes(w_step_) + bytes(w_off_) + bytes(s_entry_) + bytes(e_start_) + bytes(e_end_) +
            bytes(e_entry_) + bytes(e_lf_) + bytes(r_score_) + bytes(r_end_) + bytes(r_entry_);
   total += viterbi_.memory_bytes() + bytes(v_cp_) + bytes(v_off_);
   return total;
@@ -252,6 +259,7 @@ void Segmenter::grow_edges() {
 void Segmenter::grow_window(size_t size) {
   const size_t cap = std::max(size, w_cp_.size() * 2);
   w_id_.resize(cap);
+  w_step_.resize(cap);
   s_entry_.resize(cap);
   w_off_.resize(cap + 1);
   e_start_.resize(cap + 1);
@@ -320,23 +328,29 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     e_start_[i] = edges;
     const uint32_t first = edges;
     int32_t single = -1;
-    int32_t s = 0;
-    size_t have = have_;
-    const int32_t* w_id = w_id_.data();
-    for (size_t j = i;; j++) {
-      if (j >= have) {
-        if (!ensure(j)) break;
-        have = have_;
-        w_id = w_id_.data();
-      }
-      if (!trie_step(trie, s, w_id[j])) break;
-      const int32_t e = trie[s].entry;
-      if (e >= 0) {
-        if (j == i) single = e;
-        const int32_t lf = facts[e].log_freq;  // the dictionary's entries (checked at load)
-        if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
+    int32_t s = w_step_[i];
+    if (s >= 0) {
+      single = trie[s].entry;
+      // The dictionary's entries (checked at load).
+      if (single >= 0 && facts[single].log_freq >= 0) edges = add_edge(edges, i + 1, single, facts[single].log_freq);
+      size_t have = have_;
+      const int32_t* w_id = w_id_.data();
+      for (size_t j = i + 1;; j++) {
+        if (j >= have) {
+          if (!ensure(j)) break;
+          have = have_;
+          w_id = w_id_.data();
+        }
+        if (!trie_step(trie, s, w_id[j])) break;
+        const int32_t e = trie[s].entry;
+        if (e >= 0) {
+          const int32_t lf = facts[e].log_freq;
+          if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);
+        }
       }
     }
+    // The base walk's last edge (or, when it found none, the fallback below).
+    uint32_t base_last = edges > first ? edges - 1 : first;
     if (overlay) {
       int32_t node = 0;
       size_t j = i;
@@ -359,9 +373,9 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
       lone_window(e_entry[first]);
       continue;
     }
-    for (uint32_t k = first; k < edges; k++) {
-      if (e_end[k] > reach) reach = e_end[k];
-    }
+    // Each walk adds its edges by increasing end: its last edge reaches farthest.
+    if (e_end[base_last] > reach) reach = e_end[base_last];
+    if (edges - 1 != base_last && e_end[edges - 1] > reach) reach = e_end[edges - 1];
     i++;
     if (reach <= i || i - from >= kWindowCap) {
       e_start_[i] = edges;
@@ -386,6 +400,7 @@ void Segmenter::compact(size_t& from, size_t& i, size_t& reach) {
   const size_t keep = have_ - from;
   std::memmove(w_cp_.data(), w_cp_.data() + from, keep * sizeof(uint32_t));
   std::memmove(w_id_.data(), w_id_.data() + from, keep * sizeof(int32_t));
+  std::memmove(w_step_.data(), w_step_.data() + from, keep * sizeof(int32_t));
   std::memmove(w_off_.data(), w_off_.data() + from, (keep + 1) * sizeof(size_t));
   have_ = keep;
   i = 0;

@@ -195,6 +195,7 @@ class Segmenter {
   // Window scratch (indices relative to the block start, minus compactions).
   std::vector<uint32_t> w_cp_;
   std::vector<int32_t> w_id_;
+  std::vector<int32_t> w_step_;  // the root's child for w_id_[k] (the walk's first step), or -1
   std::vector<size_t> w_off_;
   std::vector<int32_t> s_entry_;
   std::vector<uint32_t> e_start_;
