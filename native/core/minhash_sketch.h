@@ -73,6 +73,18 @@ class MinHashSketch {
   // outcomes a coin toss) the holder is replaced without branching. Same result either way.
   template <bool kMostLose>
   void add(const Fingerprint& hash, uint64_t weight) {
+    if (kMostLose && all_full()) {
+      // One branch for the usual case, all four offers losing to their bins' holders (then
+      // offering them one by one changes nothing); ties go on to offer().
+      const uint32_t words[4] = {static_cast<uint32_t>(hash.lo), static_cast<uint32_t>(hash.lo >> 32),
+                                 static_cast<uint32_t>(hash.hi), static_cast<uint32_t>(hash.hi >> 32)};
+      bool may_win = false;
+      for (uint32_t word : words) {
+        const uint32_t bin = word >> shift_;
+        may_win |= (word & kRankMask) * weight_[bin] <= rank_[bin] * weight;
+      }
+      if (!may_win) return;
+    }
     offer<kMostLose>(static_cast<uint32_t>(hash.lo), hash, weight);
     offer<kMostLose>(static_cast<uint32_t>(hash.lo >> 32), hash, weight);
     offer<kMostLose>(static_cast<uint32_t>(hash.hi), hash, weight);
@@ -102,6 +114,8 @@ class MinHashSketch {
  private:
   static constexpr uint32_t kGolden = minhash_detail::kGolden;
   static constexpr uint32_t kRankMask = (1U << 21) - 1;
+
+  bool all_full() const { return (full_[0] & (bins_ == 128 ? full_[1] : ~uint64_t{0})) == ~uint64_t{0}; }
 
   // The nearest full bin after (before) the empty bin i, circularly; some bin is full.
   int full_right_of(int i) const {
