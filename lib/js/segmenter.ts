@@ -454,6 +454,8 @@ export class SegmenterJs {
         }
         j++;
       }
+      // The base walk's last edge (or, when it found none, the fallback below).
+      const baseLast = edges > first ? edges - 1 : first;
       if (overlay) {
         let node = 0;
         j = i;
@@ -481,8 +483,10 @@ export class SegmenterJs {
         edges = 0;
         continue;
       }
+      // Each walk adds its edges by increasing end: its last edge reaches farthest.
       const eEnd = this.eEnd;
-      for (let k = first; k < edges; k++) if (eEnd[k]! > reach) reach = eEnd[k]!;
+      if (eEnd[baseLast]! > reach) reach = eEnd[baseLast]!;
+      if (eEnd[edges - 1]! > reach) reach = eEnd[edges - 1]!;
       i++;
       if (reach <= i || i - from >= WINDOW_CAP) {
         this.eStart[i] = edges;
