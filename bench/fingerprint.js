@@ -126,7 +126,7 @@ async function main() {
       { case: `${name} native async, titles, all cores`, rate: `${Math.round(allCores).toLocaleString('en')} texts/s`, ratio: `${(allCores / oneCore).toFixed(2)}× one core` },
       { case: `${name} TS engine, documents`, rate: mibPerSecond(jsRate), ratio: `${(jsRate / peerJsRate).toFixed(2)}× simhash-js` },
     );
-    results[name] = { nativeMBps: nativeRate, nativeVsJieba: nativeRate / jiebaRate, titlesPerSecond: oneCore, asyncTitlesPerSecond: allCores, asyncSpeedup: allCores / oneCore, jsMBps: jsRate, jsVsSimhashJs: jsRate / peerJsRate };
+    results[name] = { nativeMiBps: nativeRate, nativeVsJieba: nativeRate / jiebaRate, titlesPerSecond: oneCore, asyncTitlesPerSecond: allCores, asyncSpeedup: allCores / oneCore, jsMiBps: jsRate, jsVsSimhashJs: jsRate / peerJsRate };
   }
   const jiebaMixedRate = mixedBytes / MIB / best.get('jiebaMixed');
   if (engines.has('default')) {
@@ -135,10 +135,10 @@ async function main() {
       { case: '@node-rs/jieba cut (HMM off), mixed documents', rate: mibPerSecond(jiebaMixedRate), ratio: '1.00 (peer)' },
       { case: 'default native, mixed documents', rate: mibPerSecond(mixedRate), ratio: `${(mixedRate / jiebaMixedRate).toFixed(2)}× jieba cut` },
     );
-    results.mixedText = { documents: mixed.length, bytes: mixedBytes, jiebaMBps: jiebaMixedRate, defaultNativeMBps: mixedRate, defaultNativeVsJieba: mixedRate / jiebaMixedRate, pairedDefaultNativeVsJieba: paired.mixedNativeVsJieba };
+    results.mixedText = { documents: mixed.length, bytes: mixedBytes, jiebaMiBps: jiebaMixedRate, defaultNativeMiBps: mixedRate, defaultNativeVsJieba: mixedRate / jiebaMixedRate, pairedDefaultNativeVsJieba: paired.mixedNativeVsJieba };
   }
-  results.jiebaMBps = jiebaRate;
-  results.simhashJsMBps = peerJsRate;
+  results.jiebaMiBps = jiebaRate;
+  results.simhashJsMiBps = peerJsRate;
 
   console.log(`bench/fingerprint — ${results.machine}`);
   console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MIB).toFixed(2)} MiB), ${titles.length} titles ≤64 chars (${(titleBytes / MIB).toFixed(2)} MiB)`);

@@ -16,7 +16,7 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..');
 const DEFAULT_DIR = path.join(__dirname, 'results');
 const MIB = 1024 * 1024;
-// bench/fingerprint.js reports MiB/s; the report shows MB/s (10^6 bytes), as bench/segment.js measures.
+// bench/fingerprint.js reports MiB/s (its keys say so: nativeMiBps, ...); the report shows MB/s (10^6 bytes), as bench/segment.js measures.
 const mb = (mibps) => (mibps * MIB) / 1e6;
 
 /** The commands bench/run.js runs, for results produced without a run.json. */
@@ -380,7 +380,7 @@ function segmentSection(seg) {
 }
 
 function fingerprintConfigs(fp) {
-  return Object.keys(fp.json).filter((k) => fp.json[k] && typeof fp.json[k] === 'object' && 'nativeMBps' in fp.json[k]);
+  return Object.keys(fp.json).filter((k) => fp.json[k] && typeof fp.json[k] === 'object' && 'nativeMiBps' in fp.json[k]);
 }
 
 function fingerprintFacts(fp) {
@@ -406,12 +406,12 @@ function fingerprintSection(fp) {
     `${num(c.titles)} titles of ≤ 64 characters cut from them. One process; every case runs in ${j.rounds || 3} interleaved rounds, a round's figure is the median of 5 runs after a warm-up (3 for the TS engine), and each case keeps its best round. ` +
     'MB = 10⁶ bytes (bench/fingerprint.js prints MiB/s; converted here).', '');
   const rows = [
-    ['@node-rs/jieba `cut` (HMM off), no hashing', 'peer', sig(mb(j.jiebaMBps)), '1.00×', '–', '–', '–', '–'],
-    ['simhash-js `hash` (32-bit)', 'peer', sig(mb(j.simhashJsMBps)), '–', '–', '–', sig(mb(j.simhashJsMBps)), '1.00×'],
+    ['@node-rs/jieba `cut` (HMM off), no hashing', 'peer', sig(mb(j.jiebaMiBps)), '1.00×', '–', '–', '–', '–'],
+    ['simhash-js `hash` (32-bit)', 'peer', sig(mb(j.simhashJsMiBps)), '–', '–', '–', sig(mb(j.simhashJsMiBps)), '1.00×'],
   ];
   for (const name of fingerprintConfigs(fp)) {
     const r = j[name];
-    rows.push([name, 'simhash-zh', sig(mb(r.nativeMBps)), times(r.nativeVsJieba), num(r.titlesPerSecond), `${num(r.asyncTitlesPerSecond)} (${times(r.asyncSpeedup)})`, sig(mb(r.jsMBps)), times(r.jsVsSimhashJs)]);
+    rows.push([name, 'simhash-zh', sig(mb(r.nativeMiBps)), times(r.nativeVsJieba), num(r.titlesPerSecond), `${num(r.asyncTitlesPerSecond)} (${times(r.asyncSpeedup)})`, sig(mb(r.jsMiBps)), times(r.jsVsSimhashJs)]);
   }
   lines.push(mdTable([
     { title: 'pipeline' }, { title: '' }, { title: 'native MB/s', align: 'r' }, { title: '× jieba cut', align: 'r' }, { title: 'titles/s, one core', align: 'r' },
@@ -425,7 +425,7 @@ function fingerprintSection(fp) {
   const m = j.mixedText;
   if (m) {
     lines.push('', `Mixed Chinese/English text (TypeScript's zh-CN and zh-TW diagnostic messages, ${num(m.documents)} documents of about 1,500 characters, ` +
-      `${sig(m.bytes / 1e6)} MB; no target): the default pipeline, native, ${sig(mb(m.defaultNativeMBps))} MB/s against jieba \`cut\` ${sig(mb(m.jiebaMBps))} MB/s, ` +
+      `${sig(m.bytes / 1e6)} MB; no target): the default pipeline, native, ${sig(mb(m.defaultNativeMiBps))} MB/s against jieba \`cut\` ${sig(mb(m.jiebaMiBps))} MB/s, ` +
       `${times(m.defaultNativeVsJieba)}` + (m.pairedDefaultNativeVsJieba != null ? ` (paired ${times(m.pairedDefaultNativeVsJieba)}).` : '.'));
   }
   if (j.machine) lines.push('', `Machine as the benchmark saw it: ${j.machine}.`);
@@ -599,10 +599,10 @@ function throughputChart(seg, fp) {
       unit: 'MB/s',
       scale: 'linear',
       bars: [
-        d && { label: 'simhash-zh native', value: mb(d.nativeMBps), ours: true, note: `${times(d.nativeVsJieba)} jieba cut` },
-        d && { label: 'simhash-zh TS engine', value: mb(d.jsMBps), ours: true, note: `${times(d.jsVsSimhashJs)} simhash-js` },
-        { label: '@node-rs/jieba cut only (no hashing)', value: mb(j.jiebaMBps), ours: false },
-        { label: 'simhash-js hash (32-bit)', value: mb(j.simhashJsMBps), ours: false },
+        d && { label: 'simhash-zh native', value: mb(d.nativeMiBps), ours: true, note: `${times(d.nativeVsJieba)} jieba cut` },
+        d && { label: 'simhash-zh TS engine', value: mb(d.jsMiBps), ours: true, note: `${times(d.jsVsSimhashJs)} simhash-js` },
+        { label: '@node-rs/jieba cut only (no hashing)', value: mb(j.jiebaMiBps), ours: false },
+        { label: 'simhash-js hash (32-bit)', value: mb(j.simhashJsMiBps), ours: false },
       ],
     });
     footer.push(`Fingerprinting: ${fp.command}`);
@@ -692,10 +692,10 @@ function headline(data) {
   if (fp && fp.json.default) {
     const d = fp.json.default;
     const T = TARGETS.fingerprint;
-    rows.push(['Fingerprint, default pipeline, native', `${sig(mb(d.nativeMBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(fp.json.jiebaMBps))} MB/s`, times(d.nativeVsJieba), `≥ ${T.nativeVsJieba}×: ${status(d.nativeVsJieba >= T.nativeVsJieba)}`]);
-    rows.push(['Fingerprint, default pipeline, TS engine', `${sig(mb(d.jsMBps))} MB/s`, `simhash-js ${sig(mb(fp.json.simhashJsMBps))} MB/s`, times(d.jsVsSimhashJs), `≥ ${T.jsVsSimhashJs}×: ${status(d.jsVsSimhashJs >= T.jsVsSimhashJs)}`]);
+    rows.push(['Fingerprint, default pipeline, native', `${sig(mb(d.nativeMiBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(fp.json.jiebaMiBps))} MB/s`, times(d.nativeVsJieba), `≥ ${T.nativeVsJieba}×: ${status(d.nativeVsJieba >= T.nativeVsJieba)}`]);
+    rows.push(['Fingerprint, default pipeline, TS engine', `${sig(mb(d.jsMiBps))} MB/s`, `simhash-js ${sig(mb(fp.json.simhashJsMiBps))} MB/s`, times(d.jsVsSimhashJs), `≥ ${T.jsVsSimhashJs}×: ${status(d.jsVsSimhashJs >= T.jsVsSimhashJs)}`]);
     const m = fp.json.mixedText;
-    if (m) rows.push(['Fingerprint, mixed Chinese/English text, native', `${sig(mb(m.defaultNativeMBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(m.jiebaMBps))} MB/s`, times(m.defaultNativeVsJieba), '–']);
+    if (m) rows.push(['Fingerprint, mixed Chinese/English text, native', `${sig(mb(m.defaultNativeMiBps))} MB/s`, `@node-rs/jieba \`cut\` alone ${sig(mb(m.jiebaMiBps))} MB/s`, times(m.defaultNativeVsJieba), '–']);
     rows.push(['Titles (≤ 64 chars) fingerprinted, native, one core', `${num(d.titlesPerSecond)}/s`, '–', '–', `≥ ${num(T.titlesPerSecond)}/s: ${status(d.titlesPerSecond >= T.titlesPerSecond)}`]);
   }
   if (q) {
