@@ -1,7 +1,9 @@
 // The default pipeline in the C++ core alone (no Node, no N-API), stage by stage, on one corpus:
 // where the time of a fingerprint goes. Built by CMake as core_bench; run with `node bench/core.js`.
 //
-//   core_bench DICT CORPUS [ROUNDS]
+//   core_bench DICT CORPUS [ROUNDS] [STAGE]
+//
+// STAGE (0-4) runs that stage alone, for a profiler (perf record ./core_bench ... 60 2).
 //
 // Each stage runs over every non-empty line of CORPUS once per round, the stages interleaved;
 // each keeps its best round (the machine is shared). MiB/s of the corpus's UTF-8 bytes.
@@ -88,8 +90,10 @@ int main(int argc, char** argv) {
                                {"full default pipeline (fingerprint)", &lines, 1e30},
                                {"segment only, whole corpus", &lines, 1e30},
                                {"segment only, first 5 lines repeated", &repeated, 1e30}};
+  const int only = argc > 4 ? std::atoi(argv[4]) : -1;
   for (int round = 0; round < rounds; ++round) {
     for (size_t s = 0; s < stages.size(); ++s) {
+      if (only >= 0 && static_cast<size_t>(only) != s) continue;
       const double t = seconds([&] {
         for (const std::string& line : *stages[s].text) {
           switch (s) {
@@ -119,6 +123,7 @@ int main(int argc, char** argv) {
   for (const Stage& stage : stages) {
     std::printf("  %-42s %8.1f MiB/s  %7.2f ms\n", stage.name, total_bytes(*stage.text) / mib / stage.best, stage.best * 1e3);
   }
+  if (only >= 0) return sink == 42 ? 3 : 0;
   const double full = stages[2].best;
   std::printf("  share of the pipeline: normalize %.0f%%, segmentation %.0f%%, features and hashing %.0f%%\n",
               100 * stages[0].best / full, 100 * (stages[1].best - stages[0].best) / full,
