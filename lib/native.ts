@@ -1,4 +1,4 @@
-// Loads the native addon (prebuilds first, then the local build) and decides
+// Loads the native addon (node-gyp-build: the local build first, then prebuilds) and decides
 // which engine serves by default. The load error is kept, never swallowed.
 import * as path from 'node:path';
 import { SimHashError, listOf } from './errors';

@@ -4,10 +4,11 @@
 // profile only steers the compiler's branch layout and inlining; no result depends on it (the
 // parity and golden tests run against this build). The default pipeline is 5-7% faster.
 //
-//   node scripts/build-pgo.js          (npm run build:pgo; `npm ci` in a checkout runs it too)
+//   node scripts/build-pgo.js              (npm run build:pgo; `npm ci` in a checkout runs it too)
+//   node scripts/build-pgo.js --prebuild   (npm run prebuild: the same, built by prebuildify)
 //
 // Runs where the addon was built from source with GCC and the dictionary is built; otherwise it
-// says why and leaves the build as it is. Set SIMHASH_ZH_PGO=0 to skip it. If any step fails,
+// says why and leaves the build as it is (--prebuild: prebuilds without a profile). Set SIMHASH_ZH_PGO=0 to skip it. If any step fails,
 // the addon is rebuilt the plain way, so an instrumented binary is never left behind.
 'use strict';
 const fs = require('node:fs');
@@ -59,30 +60,54 @@ function withFlags(cxxflags, ldflags = '') {
   return { CXXFLAGS: join(process.env.CXXFLAGS, cxxflags), LDFLAGS: join(process.env.LDFLAGS, ldflags) };
 }
 
+/** The last build: node-gyp's, or with --prebuild prebuildify's (prebuilds/, as `npm run prebuild` ships). */
+function finalBuild(prebuild, gyp) {
+  if (!prebuild) return [gyp, 'rebuild'];
+  return [require.resolve('prebuildify/bin.js', { paths: [root] }), '--napi', '--strip'];
+}
+
+/** Why a profile cannot be made here, or null. */
+function whyNot(prebuild, gyp) {
+  if (process.env.SIMHASH_ZH_PGO === '0') return 'SIMHASH_ZH_PGO=0';
+  if (!prebuild && !fs.existsSync(addon)) return 'the addon was not built from source here';
+  if (!fs.existsSync(path.join(root, 'dict', 'jieba.dict'))) return 'dict/jieba.dict is not built: run npm run build:dict';
+  if (!isGcc()) return 'the compiler is not GCC';
+  if (!gyp) return 'node-gyp is not installed';
+  return null;
+}
+
 function main() {
-  if (process.env.SIMHASH_ZH_PGO === '0') skip('SIMHASH_ZH_PGO=0');
+  const prebuild = process.argv.includes('--prebuild');
   // `npm pack` and `npm publish` run prepare too: they ship sources and prebuilds, not build/.
-  if (['pack', 'publish'].includes(process.env.npm_command)) skip(`npm ${process.env.npm_command}`);
-  if (!fs.existsSync(addon)) skip('the addon was not built from source here');
-  if (!fs.existsSync(path.join(root, 'dict', 'jieba.dict'))) skip('dict/jieba.dict is not built: run npm run build:dict');
-  if (!isGcc()) skip('the compiler is not GCC');
+  if (!prebuild && ['pack', 'publish'].includes(process.env.npm_command)) skip(`npm ${process.env.npm_command}`);
   const gyp = nodeGyp();
-  if (!gyp) skip('node-gyp is not installed');
+  const plainBuild = () => {
+    const plain = spawnSync(process.execPath, finalBuild(prebuild, gyp), { cwd: root, env: { ...process.env, ...nodeDirEnv() }, stdio: 'inherit' });
+    if (plain.status !== 0) process.exit(plain.status ?? 1);
+  };
+  const why = whyNot(prebuild, gyp);
+  if (why) {
+    if (!prebuild) skip(why);
+    console.log(`build:pgo: prebuilding without a profile (${why})`);
+    plainBuild();
+    return;
+  }
 
   const started = Date.now();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-pgo-'));
   try {
     run('the instrumented build', [gyp, 'rebuild'],
       withFlags(`-fprofile-generate -fprofile-update=single -fprofile-dir=${profile}`, '-fprofile-generate'));
-    run('the training run', [path.join(__dirname, 'pgo-train.js')]);
+    run('the training run', [path.join(__dirname, 'pgo-train.js')], { SIMHASH_ZH_ADDON_PATH: addon });
     // -fprofile-partial-training: code the training did not run is optimized as without a profile.
-    run('the optimized build', [gyp, 'rebuild'],
+    // The same build directory, so the objects' paths find their profiles.
+    run('the optimized build', finalBuild(prebuild, gyp),
       withFlags(`-fprofile-use -fprofile-partial-training -fprofile-dir=${profile} -Wno-missing-profile`));
-    console.log(`build:pgo: built ${path.relative(root, addon)} with a profile from examples/news.jsonl in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const what = prebuild ? 'prebuilds/' : path.relative(root, addon);
+    console.log(`build:pgo: built ${what} with a profile from examples/news.jsonl in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
-    console.warn(`build:pgo: ${error.message}\nbuild:pgo: rebuilding without a profile`);
-    const plain = spawnSync(process.execPath, [gyp, 'rebuild'], { cwd: root, env: { ...process.env, ...nodeDirEnv() }, stdio: 'inherit' });
-    if (plain.status !== 0) process.exit(plain.status ?? 1);
+    console.warn(`build:pgo: ${error.message}\nbuild:pgo: building without a profile`);
+    plainBuild();
   } finally {
     fs.rmSync(profile, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Tests the package as users get it (npm run test:pack):
 //   1. in a temporary copy of the project (the work tree's build/ and prebuilds/ are never touched),
-//      `npm run prebuild` (prebuildify --napi --strip) and `npm pack`, then once more without the
+//      `npm run prebuild` (prebuildify --napi --strip, profile-guided: scripts/build-pgo.js) and `npm pack`, then once more without the
 //      prebuilds;
 //   2. checks the tarball: compiled TS, prebuilds/linux-x64, the dictionary (when built), the
 //      native sources for a source build, and no tests, benchmarks, fuzz corpora or build output;
@@ -186,7 +186,7 @@ function probe(app, env) {
 function main() {
   console.log(`test:pack: working in ${tmp}`);
   const stage = stageCopy();
-  console.log('test:pack: npm run prebuild (prebuildify --napi --strip) in a copy of the project');
+  console.log('test:pack: npm run prebuild (profile-guided prebuildify --napi --strip) in a copy of the project');
   mustRun('npm run prebuild', 'npm', ['run', 'prebuild'], { cwd: stage, env: cleanEnv(nodeDirEnv()), stdio: ['ignore', 'pipe', 'pipe'] });
   const withPrebuild = pack(stage, path.join(tmp, 'with'));
   console.log(`test:pack: packed ${path.basename(withPrebuild.file)} (${withPrebuild.files.length} files, ${(withPrebuild.size / 2 ** 20).toFixed(1)} MB)`);
