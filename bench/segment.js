@@ -25,6 +25,7 @@ const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { manPages, nodejiebaText, typescriptDiagnostics } = require('./segment-corpora');
+const { installedNodeDir } = require('../scripts/node-headers');
 
 const root = path.join(__dirname, '..');
 const NODEJIEBA_DIR = path.join(root, 'node_modules', '.cache', 'simhash-zh', 'nodejieba-build');
@@ -185,8 +186,8 @@ function buildNodejieba() {
   }
   console.log('building nodejieba 3.5.8 from its tarball (a few minutes)...');
   // The headers of the running Node when it has them (no download), as npm's nodedir would give.
-  const nodedir = path.dirname(path.dirname(process.execPath));
-  const headers = fs.existsSync(path.join(nodedir, 'include', 'node', 'node_api.h')) ? [`--nodedir=${nodedir}`] : [];
+  const nodedir = installedNodeDir();
+  const headers = nodedir ? [`--nodedir=${nodedir}`] : [];
   execFileSync(process.execPath, [require.resolve('node-gyp/bin/node-gyp.js'), 'rebuild', '-j', String(os.cpus().length), ...headers], {
     cwd: NODEJIEBA_DIR,
     stdio: ['ignore', 'ignore', 'inherit'],

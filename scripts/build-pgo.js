@@ -8,13 +8,15 @@
 //   node scripts/build-pgo.js --prebuild   (npm run prebuild: the same, built by prebuildify)
 //
 // Runs where the addon was built from source with GCC and the dictionary is built; otherwise it
-// says why and leaves the build as it is (--prebuild: prebuilds without a profile). Set SIMHASH_ZH_PGO=0 to skip it. If any step fails,
-// the addon is rebuilt the plain way, so an instrumented binary is never left behind.
+// says why and leaves the build as it is (--prebuild: prebuilds without a profile). Set
+// SIMHASH_ZH_PGO=0 to skip it. If any step fails, the addon is rebuilt the plain way, so an
+// instrumented binary is never left behind.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { installedNodeDir } = require('./node-headers');
 
 const root = path.join(__dirname, '..');
 const addon = path.join(root, 'build', 'Release', 'simhash_zh.node');
@@ -39,15 +41,15 @@ function nodeGyp() {
   }
 }
 
-/** Node's own headers when they are installed beside it (no download; npm passes its nodedir). */
-function nodeDirEnv() {
-  if (process.env.npm_config_nodedir) return {};
-  const prefix = path.resolve(path.dirname(process.execPath), '..');
-  return fs.existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? { npm_config_nodedir: prefix } : {};
+/** Runs node with `args` in the project, with Node's own headers for node-gyp unless npm passes its nodedir. */
+function spawnNode(args, env, stdio) {
+  const nodedir = process.env.npm_config_nodedir ? null : installedNodeDir();
+  const headers = nodedir ? { npm_config_nodedir: nodedir } : {};
+  return spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, ...headers, ...env }, stdio, encoding: 'utf8' });
 }
 
 function run(what, args, env = {}) {
-  const result = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, ...nodeDirEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const result = spawnNode(args, env, ['ignore', 'pipe', 'pipe']);
   if (result.status !== 0) {
     const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').slice(-30).join('\n');
     throw new Error(`${what} failed (exit ${result.status}):\n${output}`);
@@ -82,7 +84,7 @@ function main() {
   if (!prebuild && ['pack', 'publish'].includes(process.env.npm_command)) skip(`npm ${process.env.npm_command}`);
   const gyp = nodeGyp();
   const plainBuild = () => {
-    const plain = spawnSync(process.execPath, finalBuild(prebuild, gyp), { cwd: root, env: { ...process.env, ...nodeDirEnv() }, stdio: 'inherit' });
+    const plain = spawnNode(finalBuild(prebuild, gyp), {}, 'inherit');
     if (plain.status !== 0) process.exit(plain.status ?? 1);
   };
   const why = whyNot(prebuild, gyp);

@@ -12,6 +12,7 @@
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { installedNodeDir } = require('./node-headers');
 
 const root = path.join(__dirname, '..');
 const work = path.join(root, 'build-asan-addon');
@@ -32,8 +33,8 @@ function build() {
   const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js', { paths: [root] });
   const args = [nodeGyp, 'rebuild', '--jobs', 'max'];
   // Use the headers next to this node when it has them (no download).
-  const prefix = path.resolve(path.dirname(process.execPath), '..');
-  if (fs.existsSync(path.join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
+  const nodedir = installedNodeDir();
+  if (nodedir) args.push(`--nodedir=${nodedir}`);
   const env = {
     ...process.env,
     CFLAGS: `${SANITIZE} -g -O1`,

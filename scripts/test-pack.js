@@ -18,6 +18,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { installedNodeDir } = require('./node-headers');
 
 const root = path.join(__dirname, '..');
 const pkg = require(path.join(root, 'package.json'));
@@ -98,8 +99,8 @@ function stageCopy() {
 }
 
 function nodeDirEnv() {
-  const prefix = path.resolve(path.dirname(process.execPath), '..');
-  return fs.existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? { npm_config_nodedir: prefix } : {};
+  const nodedir = installedNodeDir();
+  return nodedir ? { npm_config_nodedir: nodedir } : {};
 }
 
 function pack(stage, dest) {
