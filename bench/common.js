@@ -7,17 +7,52 @@ const { npmDataFile } = require('../scripts/npm-data');
 
 const WEICHENG = 'package/submodules/cppjieba/test/testdata/weicheng.utf8';
 
-/** Lines of real Chinese text: the novel 围城 from nodejieba's test data, or --corpus files. */
+/**
+ * The prose lines of the installed zh_CN and zh_TW man pages (troff requests dropped, font and
+ * character escapes removed; lines with at least one CJK ideograph): short technical texts with
+ * English terms, translated by Debian's and upstream translators.
+ */
+function manPageLines() {
+  const { manPages } = require('./segment-corpora');
+  const lines = [];
+  for (const page of manPages().pages) {
+    for (const line of page.split('\n')) {
+      if (line.startsWith('.') || line.startsWith("'")) continue;
+      const text = line.replace(/\\f(\(..|\[[^\]]*\]|.)/g, '').replace(/\\\(../g, ' ').replace(/\\-/g, '-').replace(/\\[ 0~]/g, ' ').replace(/\\[|/^,%&e]/g, '').trim();
+      if (/[\u4e00-\u9fff]/.test(text)) lines.push(text);
+    }
+  }
+  return lines;
+}
+
+/** The texts of the package's own sample, examples/news.jsonl, each line of them. */
+function newsLines() {
+  const file = path.join(__dirname, '..', 'examples', 'news.jsonl');
+  return fs.readFileSync(file, 'utf8').trim().split('\n').flatMap((line) => JSON.parse(line).text.split('\n'));
+}
+
+// Named corpora for --corpus, besides files.
+const NAMED_CORPORA = { man: { source: 'man pages (zh_CN, zh_TW) installed', lines: manPageLines }, news: { source: 'examples/news.jsonl', lines: newsLines } };
+
+/**
+ * Lines of real Chinese text: the novel 围城 from nodejieba's test data, or the --corpus
+ * files (or `man`, `news`: NAMED_CORPORA).
+ */
 function corpusLines(files) {
   const sources = files && files.length ? files : [npmDataFile('nodejieba', WEICHENG)];
   const lines = [];
+  const names = [];
   for (const file of sources) {
-    for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const named = NAMED_CORPORA[file];
+    const fileLines = named ? named.lines() : fs.readFileSync(file, 'utf8').split(/\r?\n/);
+    names.push(named ? named.source : path.relative(process.cwd(), file));
+    for (const line of fileLines) {
       const trimmed = line.trim();
       if (trimmed) lines.push(trimmed);
     }
   }
-  return { sources: sources.map((file) => path.relative(process.cwd(), file)), lines };
+  if (lines.length === 0) throw new Error(`no text in the corpus ${names.join(', ')}`);
+  return { sources: names, lines };
 }
 
 /** Sentences of at most `max` characters cut from the lines (titles, posts). */

@@ -29,6 +29,13 @@
 #include "feature_hash.h"
 #include "fingerprint.h"
 
+// A branch the compiler should lay out as not taken (and not compute eagerly).
+#if defined(__GNUC__) || defined(__clang__)
+#define SIMHASH_ZH_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SIMHASH_ZH_UNLIKELY(x) (x)
+#endif
+
 namespace simhash_zh {
 
 // The largest base weight (unit x occurrences) the race tells apart: the race weight is
@@ -64,7 +71,6 @@ class MinHashSketch {
     bins_ = bits;
     shift_ = bits == 128 ? 25 : 26;
     full_[0] = full_[1] = 0;
-    bit_[0] = bit_[1] = 0;
   }
 
   // Offers a feature of race weight > 0 to the bins its four hash words pick. kMostLose: the
@@ -81,7 +87,7 @@ class MinHashSketch {
       bool may_win = false;
       for (uint32_t word : words) {
         const uint32_t bin = word >> shift_;
-        may_win |= (word & kRankMask) * weight_[bin] <= rank_[bin] * weight;
+        may_win |= (word & kRankMask) * weight_[bin] <= (word_[bin] & kRankMask) * weight;
       }
       if (!may_win) return;
     }
@@ -95,9 +101,14 @@ class MinHashSketch {
   Fingerprint finish() const {
     Fingerprint result;
     if ((full_[0] | full_[1]) == 0) return result;
-    uint64_t out[2] = {bit_[0], bit_[1]};
+    uint64_t out[2] = {0, 0};
     const int words = bins_ / 64;
     for (int w = 0; w < words; ++w) {
+      // A full bin's bit: bits 21 and 22 of the word that placed its holder both 0.
+      for (uint64_t full = full_[w]; full != 0; full &= full - 1) {
+        const int i = w * 64 + lowest_bit(full);
+        out[w] |= uint64_t{((word_[i] >> 21) & 3U) == 0} << (i & 63);
+      }
       for (uint64_t empty = ~full_[w]; empty != 0; empty &= empty - 1) {
         const int i = w * 64 + lowest_bit(empty);
         const bool left = (minhash_detail::kDirections.left[w] >> (i & 63)) & 1;
@@ -148,21 +159,18 @@ class MinHashSketch {
     const uint64_t rank = word & kRankMask;
     const uint64_t flag = uint64_t{1} << (bin & 63);
     uint64_t& full = full_[bin >> 6];
-    // rank / weight < rank_ / weight_, as products (exact: both below 2^53).
+    // rank / weight < the holder's, as products (exact: both below 2^53).
     const uint64_t mine = rank * weight_[bin];
-    const uint64_t theirs = rank_[bin] * weight;
+    const uint64_t theirs = (word_[bin] & kRankMask) * weight;
     if (kMostLose && mine > theirs && (full & flag) != 0) return;
     bool wins = ((full & flag) == 0) | (mine < theirs);
-    if (mine == theirs && (full & flag) != 0) {
+    if (SIMHASH_ZH_UNLIKELY(mine == theirs) && (full & flag) != 0) {
       wins = hash.lo < lo_[bin] || (hash.lo == lo_[bin] && hash.hi < hi_[bin]);
     }
     full |= flag;
     const uint64_t keep = uint64_t{wins} - 1;  // all ones where the holder stays
-    uint64_t& bit = bit_[bin >> 6];
-    const uint64_t word_bit = uint64_t{((word >> 21) & 3U) == 0} << (bin & 63);
-    bit = (bit & (keep | ~flag)) | (word_bit & ~keep);
     weight_[bin] = (weight_[bin] & keep) | (weight & ~keep);
-    rank_[bin] = (rank_[bin] & keep) | (rank & ~keep);
+    word_[bin] = (word_[bin] & keep) | (word & ~keep);
     lo_[bin] = (lo_[bin] & keep) | (hash.lo & ~keep);
     hi_[bin] = (hi_[bin] & keep) | (hash.hi & ~keep);
   }
@@ -170,10 +178,10 @@ class MinHashSketch {
   int bins_ = 64;
   int shift_ = 26;
   uint64_t full_[2] = {0, 0};  // bin i is full: bit i
-  uint64_t bit_[2] = {0, 0};   // a full bin's bit
-  // A bin's holder: weight, rank, hash (meaningful where the bin is full).
+  // A bin's holder: weight, the hash word that placed it (its rank and its bit), hash
+  // (meaningful where the bin is full).
   uint64_t weight_[128] = {};
-  uint64_t rank_[128] = {};
+  uint64_t word_[128] = {};
   uint64_t lo_[128] = {};
   uint64_t hi_[128] = {};
 };
