@@ -87,3 +87,25 @@ export function limbsToBigInt(limbs: ArrayLike<number>, count: number): bigint {
   for (let i = count - 1; i >= 0; i--) value = (value << 32n) | BigInt(limbs[i]! >>> 0);
   return value;
 }
+
+/** Whether a BigUint64Array element holds its low 32 bits first in memory. */
+const LOW_HALF_FIRST = new Uint8Array(new BigUint64Array([1n]).buffer)[0] === 1;
+
+/**
+ * Fills `out` with the fingerprints of `texts`, `limbsOf` giving each as `count` 32-bit limbs
+ * (least significant first; two per element of `out`): written as 32-bit halves, so a batch
+ * makes no bigint per text.
+ */
+export function writeFingerprints(texts: readonly string[], out: BigUint64Array, count: number,
+  limbsOf: (text: string) => ArrayLike<number>): void {
+  const halves = new Uint32Array(out.buffer, out.byteOffset, out.length * 2);
+  const low = LOW_HALF_FIRST ? 0 : 1;
+  for (let i = 0; i < texts.length; i++) {
+    const limbs = limbsOf(texts[i]!);
+    const at = i * count;
+    for (let limb = 0; limb < count; limb += 2) {
+      halves[at + limb + low] = limbs[limb]!;
+      halves[at + limb + 1 - low] = limbs[limb + 1]!;
+    }
+  }
+}

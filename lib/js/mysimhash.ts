@@ -2,7 +2,7 @@
 // native/core/preset_mysimhash.cc for the behaviour reproduced.
 import type { FingerprintEngine, PackedFeatures } from '../engine';
 import type { Bits } from '../fingerprint';
-import { limbsToBigInt } from '../fingerprint';
+import { limbsToBigInt, writeFingerprints } from '../fingerprint';
 import { WrappingAccumulator } from './accumulator';
 import { FeatureCollector } from './features';
 import { wellFormed } from './text';
@@ -91,6 +91,11 @@ export class MySimHashJs implements FingerprintEngine {
   }
 
   fingerprint(text: string): bigint {
+    return limbsToBigInt(this.limbsOf(text), this.bits >>> 5);
+  }
+
+  /** The fingerprint as 32-bit limbs, least significant first. */
+  private limbsOf(text: string): Uint32Array {
     const input = wellFormed(text);
     const sums = new WrappingAccumulator(this.bits);
     const limbs = this.limbs;
@@ -99,16 +104,11 @@ export class MySimHashJs implements FingerprintEngine {
       wordHash(input, start, end, limbs);
       sums.add(limbs, 1);
     });
-    return limbsToBigInt(sums.toLimbs((sum) => sum >= 0), this.bits >>> 5);
+    return sums.toLimbs((sum) => sum >= 0);
   }
 
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
-    const words = this.bits >>> 6;
-    texts.forEach((text, i) => {
-      const fp = this.fingerprint(text);
-      out[i * words] = BigInt.asUintN(64, fp);
-      if (words === 2) out[i * words + 1] = fp >> 64n;
-    });
+    writeFingerprints(texts, out, this.bits >>> 5, (text) => this.limbsOf(text));
   }
 
   features(text: string): PackedFeatures {

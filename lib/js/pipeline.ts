@@ -1,7 +1,7 @@
 // TS engine of the default pipeline; native/core/pipeline.cc is its twin and
 // the reference for every rule here.
 import type { FingerprintEngine, PackedFeatures } from '../engine';
-import type { Bits } from '../fingerprint';
+import { type Bits, limbsToBigInt, writeFingerprints } from '../fingerprint';
 import { isWordCodePoint, WORD_BMP } from './char-class';
 import type { DictReader } from './dict-reader';
 import { featureHash } from './feature-hash';
@@ -378,11 +378,19 @@ export class DefaultPipelineJs implements FingerprintEngine {
   }
 
   fingerprint(text: string): bigint {
-    this.collect(text);
-    return this.minhash ? this.minhashOf() : this.simhashOf();
+    return limbsToBigInt(this.limbsOf(text), this.config.bits >>> 5);
   }
 
-  private minhashOf(): bigint {
+  /** The fingerprint as 32-bit limbs, least significant first (this.limbs, reused). */
+  private limbsOf(text: string): Uint32Array {
+    this.collect(text);
+    if (this.minhash) this.minhashOf();
+    else this.simhashOf();
+    return this.limbs;
+  }
+
+  /** The MinHash sketch of the collected features into this.limbs. */
+  private minhashOf(): void {
     const sketch = this.sketch;
     const bits = this.config.bits;
     sketch.reset(bits);
@@ -392,14 +400,11 @@ export class DefaultPipelineJs implements FingerprintEngine {
       const weight = this.weight(f);
       if (weight > 0) sketch.add(hashes, f * 4, weight);
     }
-    const limbs = this.limbs;
-    sketch.finish(limbs);
-    let value = 0n;
-    for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) value = (value << 32n) | BigInt(limbs[limb]!);
-    return value;
+    sketch.finish(this.limbs);
   }
 
-  private simhashOf(): bigint {
+  /** The SimHash of the collected features into this.limbs. */
+  private simhashOf(): void {
     const bits = this.config.bits;
     // sum_b = sum over features of (bit ? w : -w) = 2 * setSum_b - total; setSum comes from a
     // histogram of each 4-bit nibble's value (native/core/pipeline.cc does the same). Exact
@@ -437,22 +442,15 @@ export class DefaultPipelineJs implements FingerprintEngine {
       setSums[(q << 2) + 2] = h[b + 4]! + h[b + 5]! + h[b + 6]! + h[b + 7]! + h[b + 12]! + h[b + 13]! + h[b + 14]! + h[b + 15]!;
       setSums[(q << 2) + 3] = h[b + 8]! + h[b + 9]! + h[b + 10]! + h[b + 11]! + h[b + 12]! + h[b + 13]! + h[b + 14]! + h[b + 15]!;
     }
-    let value = 0n;
-    for (let limb = (bits >>> 5) - 1; limb >= 0; limb--) {
+    for (let limb = 0; limb < bits >>> 5; limb++) {
       let word = 0;
       for (let bit = 0; bit < 32; bit++) if (2 * setSums[(limb << 5) + bit]! > total) word |= 1 << bit;
-      value = (value << 32n) | BigInt(word >>> 0);
+      this.limbs[limb] = word;
     }
-    return value;
   }
 
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
-    const words = this.config.bits >>> 6;
-    for (let i = 0; i < texts.length; i++) {
-      const fp = this.fingerprint(texts[i]!);
-      out[i * words] = BigInt.asUintN(64, fp);
-      if (words === 2) out[i * words + 1] = fp >> 64n;
-    }
+    writeFingerprints(texts, out, this.config.bits >>> 5, (text) => this.limbsOf(text));
   }
 
   features(text: string): PackedFeatures {

@@ -1,7 +1,7 @@
 // TS engine of the `SimHashChinese` preset (seed 000): see
 // native/core/preset_simhash_chinese.cc for the behaviour reproduced.
 import type { FingerprintEngine, PackedFeatures } from '../engine';
-import { limbsToBigInt } from '../fingerprint';
+import { limbsToBigInt, writeFingerprints } from '../fingerprint';
 import { WrappingAccumulator } from './accumulator';
 import { FeatureCollector } from './features';
 import { utf8Bytes } from './text';
@@ -72,6 +72,11 @@ export class SimHashChineseJs implements FingerprintEngine {
   private readonly limbs = new Uint32Array(2);
 
   fingerprint(text: string): bigint {
+    return limbsToBigInt(this.limbsOf(text), 2);
+  }
+
+  /** The fingerprint as two 32-bit limbs, least significant first. */
+  private limbsOf(text: string): Uint32Array {
     const bytes = clean(utf8Bytes(text));
     const sums = new WrappingAccumulator(64);
     const limbs = this.limbs;
@@ -79,13 +84,11 @@ export class SimHashChineseJs implements FingerprintEngine {
       wordHash(bytes, start, length, limbs);
       sums.add(limbs, length * 8);
     });
-    return limbsToBigInt(sums.toLimbs((sum) => sum > 0), 2);
+    return sums.toLimbs((sum) => sum > 0);
   }
 
   fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
-    texts.forEach((text, i) => {
-      out[i] = this.fingerprint(text);
-    });
+    writeFingerprints(texts, out, 2, (text) => this.limbsOf(text));
   }
 
   features(text: string): PackedFeatures {
