@@ -24,6 +24,7 @@
 // chance with probability 5/8, not 1/2), which its 48-bit keys at k = 3 do not feel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "feature_hash.h"
@@ -71,34 +72,36 @@ class MinHashSketch {
     bins_ = bits;
     shift_ = bits == 128 ? 25 : 26;
     full_[0] = full_[1] = 0;
+    // An empty bin holds weight 0 and the largest rank: every offer beats it (its product is
+    // 0, the holder's positive) and none ties it, so no offer asks whether its bin is full.
+    std::fill(held_, held_ + bits, uint64_t{kRankMask});
   }
 
-  // Offers a feature of race weight > 0 to the bins its four hash words pick. kMostLose: the
+  // Offers feature `index` (its hash; its race weight, > 0) to the bins its four hash words
+  // pick; hash_of(i) gives the hash of feature i (for ties, and for finish). kMostLose: the
   // caller expects most offers to lose (a text with many features, each bin's holder already
   // hard to beat), so a branch that leaves early is predicted well; otherwise (few features,
   // outcomes a coin toss) the holder is replaced without branching. Same result either way.
-  template <bool kMostLose>
-  void add(const Fingerprint& hash, uint64_t weight) {
-    if (kMostLose && all_full()) {
+  template <bool kMostLose, class HashOf>
+  void add(const Fingerprint& hash, uint64_t weight, uint32_t index, const HashOf& hash_of) {
+    const uint32_t words[4] = {static_cast<uint32_t>(hash.lo), static_cast<uint32_t>(hash.lo >> 32),
+                               static_cast<uint32_t>(hash.hi), static_cast<uint32_t>(hash.hi >> 32)};
+    if (kMostLose) {
       // One branch for the usual case, all four offers losing to their bins' holders (then
-      // offering them one by one changes nothing); ties go on to offer().
-      const uint32_t words[4] = {static_cast<uint32_t>(hash.lo), static_cast<uint32_t>(hash.lo >> 32),
-                                 static_cast<uint32_t>(hash.hi), static_cast<uint32_t>(hash.hi >> 32)};
+      // offering them one by one changes nothing); ties and empty bins go on to offer().
       bool may_win = false;
       for (uint32_t word : words) {
-        const uint32_t bin = word >> shift_;
-        may_win |= (word & kRankMask) * weight_[bin] <= (word_[bin] & kRankMask) * weight;
+        const uint64_t held = held_[word >> shift_];
+        may_win |= (word & kRankMask) * (held >> 32) <= (held & kRankMask) * weight;
       }
       if (!may_win) return;
     }
-    offer<kMostLose>(static_cast<uint32_t>(hash.lo), hash, weight);
-    offer<kMostLose>(static_cast<uint32_t>(hash.lo >> 32), hash, weight);
-    offer<kMostLose>(static_cast<uint32_t>(hash.hi), hash, weight);
-    offer<kMostLose>(static_cast<uint32_t>(hash.hi >> 32), hash, weight);
+    for (uint32_t word : words) offer<kMostLose>(word, hash, weight, index, hash_of);
   }
 
-  // The fingerprint: 0 when no feature was offered.
-  Fingerprint finish() const {
+  // The fingerprint: 0 when no feature was offered. hash_of as for add().
+  template <class HashOf>
+  Fingerprint finish(const HashOf& hash_of) const {
     Fingerprint result;
     if ((full_[0] | full_[1]) == 0) return result;
     uint64_t out[2] = {0, 0};
@@ -107,13 +110,14 @@ class MinHashSketch {
       // A full bin's bit: bits 21 and 22 of the word that placed its holder both 0.
       for (uint64_t full = full_[w]; full != 0; full &= full - 1) {
         const int i = w * 64 + lowest_bit(full);
-        out[w] |= uint64_t{((word_[i] >> 21) & 3U) == 0} << (i & 63);
+        out[w] |= uint64_t{((held_[i] >> 21) & 3U) == 0} << (i & 63);
       }
       for (uint64_t empty = ~full_[w]; empty != 0; empty &= empty - 1) {
         const int i = w * 64 + lowest_bit(empty);
         const bool left = (minhash_detail::kDirections.left[w] >> (i & 63)) & 1;
         const int source = left ? full_left_of(i) : full_right_of(i);
-        const uint32_t t = murmur::fmix(static_cast<uint32_t>(lo_[source]) ^ (static_cast<uint32_t>(i + 1) * kGolden));
+        const uint32_t h1 = static_cast<uint32_t>(hash_of(holder_[source]).lo);
+        const uint32_t t = murmur::fmix(h1 ^ (static_cast<uint32_t>(i + 1) * kGolden));
         out[w] |= uint64_t{(t >> 30) == 0} << (i & 63);
       }
     }
@@ -125,8 +129,6 @@ class MinHashSketch {
  private:
   static constexpr uint32_t kGolden = minhash_detail::kGolden;
   static constexpr uint32_t kRankMask = (1U << 21) - 1;
-
-  bool all_full() const { return (full_[0] & (bins_ == 128 ? full_[1] : ~uint64_t{0})) == ~uint64_t{0}; }
 
   // The nearest full bin after (before) the empty bin i, circularly; some bin is full.
   int full_right_of(int i) const {
@@ -150,40 +152,36 @@ class MinHashSketch {
     return w * 64 + highest_bit(m);
   }
 
-  // Apart from kMostLose's early exit, no branch on the outcome, which follows the hash: an
-  // empty bin's holder fields are a stale but initialized holder, and every field is
-  // stored, the old value where the feature loses. Ties (equal products) are rare.
-  template <bool kMostLose>
-  void offer(uint32_t word, const Fingerprint& hash, uint64_t weight) {
+  // Apart from kMostLose's early exit, no branch on the outcome, which follows the hash: both
+  // fields are stored, the old value where the feature loses. Ties (equal products, never
+  // with an empty bin) are rare: a branch. After any offer the bin is full (an empty bin
+  // loses to nothing; an offer that lost, lost to a holder).
+  template <bool kMostLose, class HashOf>
+  void offer(uint32_t word, const Fingerprint& hash, uint64_t weight, uint32_t index, const HashOf& hash_of) {
     const uint32_t bin = word >> shift_;
-    const uint64_t rank = word & kRankMask;
-    const uint64_t flag = uint64_t{1} << (bin & 63);
-    uint64_t& full = full_[bin >> 6];
+    const uint64_t held = held_[bin];
     // rank / weight < the holder's, as products (exact: both below 2^53).
-    const uint64_t mine = rank * weight_[bin];
-    const uint64_t theirs = (word_[bin] & kRankMask) * weight;
-    if (kMostLose && mine > theirs && (full & flag) != 0) return;
-    bool wins = ((full & flag) == 0) | (mine < theirs);
-    if (SIMHASH_ZH_UNLIKELY(mine == theirs) && (full & flag) != 0) {
-      wins = hash.lo < lo_[bin] || (hash.lo == lo_[bin] && hash.hi < hi_[bin]);
+    const uint64_t mine = (word & kRankMask) * (held >> 32);
+    const uint64_t theirs = (held & kRankMask) * weight;
+    full_[bin >> 6] |= uint64_t{1} << (bin & 63);
+    if (kMostLose && mine > theirs) return;
+    bool wins = mine < theirs;
+    if (SIMHASH_ZH_UNLIKELY(mine == theirs)) {
+      const Fingerprint& theirs_hash = hash_of(holder_[bin]);
+      wins = hash.lo < theirs_hash.lo || (hash.lo == theirs_hash.lo && hash.hi < theirs_hash.hi);
     }
-    full |= flag;
     const uint64_t keep = uint64_t{wins} - 1;  // all ones where the holder stays
-    weight_[bin] = (weight_[bin] & keep) | (weight & ~keep);
-    word_[bin] = (word_[bin] & keep) | (word & ~keep);
-    lo_[bin] = (lo_[bin] & keep) | (hash.lo & ~keep);
-    hi_[bin] = (hi_[bin] & keep) | (hash.hi & ~keep);
+    held_[bin] = (held & keep) | (((weight << 32) | word) & ~keep);
+    holder_[bin] = (holder_[bin] & static_cast<uint32_t>(keep)) | (index & ~static_cast<uint32_t>(keep));
   }
 
   int bins_ = 64;
   int shift_ = 26;
   uint64_t full_[2] = {0, 0};  // bin i is full: bit i
-  // A bin's holder: weight, the hash word that placed it (its rank and its bit), hash
-  // (meaningful where the bin is full).
-  uint64_t weight_[128] = {};
-  uint64_t word_[128] = {};
-  uint64_t lo_[128] = {};
-  uint64_t hi_[128] = {};
+  // A bin's holder: its race weight (< 2^32) << 32 | the hash word that placed it (its rank
+  // and its bit); and its index (for its hash), meaningful where the bin is full.
+  uint64_t held_[128] = {};
+  uint32_t holder_[128] = {};
 };
 
 }  // namespace simhash_zh

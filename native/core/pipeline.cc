@@ -413,18 +413,20 @@ Fingerprint DefaultPipeline::fingerprint_with(std::string_view utf8, Scratch& s)
 Fingerprint DefaultPipeline::minhash_of(Scratch& s) const {
   MinHashSketch& sketch = s.sketch;
   sketch.reset(options_.bits);
+  const Entry* entries = s.entries.data();
+  const auto hash_of = [entries](uint32_t index) -> const Fingerprint& { return entries[index].hash; };
   // With a few hundred features per bin count most offers lose: let a branch skip them.
   const bool most_lose = s.entries.size() > static_cast<size_t>(4 * options_.bits);
-  for (const Entry& entry : s.entries) {
-    const int64_t weight = feature_weight(entry, options_);
+  for (uint32_t i = 0; i < s.entries.size(); ++i) {
+    const int64_t weight = feature_weight(entries[i], options_);
     if (weight <= 0) continue;
     if (most_lose) {
-      sketch.add<true>(entry.hash, static_cast<uint64_t>(weight));
+      sketch.add<true>(entries[i].hash, static_cast<uint64_t>(weight), i, hash_of);
     } else {
-      sketch.add<false>(entry.hash, static_cast<uint64_t>(weight));
+      sketch.add<false>(entries[i].hash, static_cast<uint64_t>(weight), i, hash_of);
     }
   }
-  return sketch.finish();
+  return sketch.finish(hash_of);
 }
 
 Fingerprint DefaultPipeline::simhash_of(const Scratch& s) const {

@@ -563,16 +563,18 @@ void test_minhash_sketch() {
       items.push_back({h, 1 + rng.next() % ((trial % 3 == 0) ? 3 : 4294836225ULL)});
     }
     simhash_zh::MinHashSketch a, b, c;
+    const auto hash_of = [&items](uint32_t i) -> const simhash_zh::Fingerprint& { return items[i].first; };
     a.reset(bits);
-    for (const auto& [h, w] : items) a.add<false>(h, w);
+    for (uint32_t i = 0; i < items.size(); ++i) a.add<false>(items[i].first, items[i].second, i, hash_of);
+    const simhash_zh::Fingerprint fa = a.finish(hash_of);
     for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.next() % i]);
     b.reset(bits);
-    for (const auto& [h, w] : items) b.add<false>(h, w);
+    for (uint32_t i = 0; i < items.size(); ++i) b.add<false>(items[i].first, items[i].second, i, hash_of);
     c.reset(128);
-    c.add<true>(items[0].first, 7);  // reused below: reset must forget it
+    c.add<true>(items[0].first, 7, 0, hash_of);  // reused below: reset must forget it
     c.reset(bits);
-    for (const auto& [h, w] : items) c.add<true>(h, w);
-    const simhash_zh::Fingerprint fa = a.finish(), fb = b.finish(), fc = c.finish();
+    for (uint32_t i = 0; i < items.size(); ++i) c.add<true>(items[i].first, items[i].second, i, hash_of);
+    const simhash_zh::Fingerprint fb = b.finish(hash_of), fc = c.finish(hash_of);
     order_free = order_free && fa.lo == fb.lo && fa.hi == fb.hi;
     modes_agree = modes_agree && fa.lo == fc.lo && fa.hi == fc.hi;
     if (bits == 64) order_free = order_free && fa.hi == 0;
@@ -581,7 +583,8 @@ void test_minhash_sketch() {
   check(modes_agree, "minhash sketch: both branching modes and a reused sketch agree");
   simhash_zh::MinHashSketch empty;
   empty.reset(64);
-  check(empty.finish().lo == 0 && empty.finish().hi == 0, "minhash sketch: no feature gives 0");
+  const auto no_hash = [](uint32_t) -> simhash_zh::Fingerprint { return {}; };
+  check(empty.finish(no_hash).lo == 0 && empty.finish(no_hash).hi == 0, "minhash sketch: no feature gives 0");
 }
 
 int main() {
