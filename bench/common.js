@@ -27,8 +27,8 @@ function manPageLines() {
 
 /** The texts of the package's own sample, examples/news.jsonl, each line of them. */
 function newsLines() {
-  const file = path.join(__dirname, '..', 'examples', 'news.jsonl');
-  return fs.readFileSync(file, 'utf8').trim().split('\n').flatMap((line) => JSON.parse(line).text.split('\n'));
+  const { SAMPLE_PATH } = require('../dist/cli/input');
+  return fs.readFileSync(SAMPLE_PATH, 'utf8').trim().split('\n').flatMap((line) => JSON.parse(line).text.split('\n'));
 }
 
 // Named corpora for --corpus, besides files.

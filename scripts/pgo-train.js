@@ -8,13 +8,14 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..');
 const { SimHash, Segmenter, SimHashIndex, backend } = require(root);
+const { SAMPLE_PATH } = require(path.join(root, 'dist', 'cli', 'input'));
 if (backend !== 'native') {
   console.error('pgo-train: the native addon did not load');
   process.exit(1);
 }
 
 const texts = [];
-for (const line of fs.readFileSync(path.join(root, 'examples', 'news.jsonl'), 'utf8').split('\n')) {
+for (const line of fs.readFileSync(SAMPLE_PATH, 'utf8').split('\n')) {
   if (!line.trim()) continue;
   const record = JSON.parse(line);
   for (const value of Object.values(record)) if (typeof value === 'string') texts.push(value);

@@ -77,13 +77,14 @@ class MinHashSketch {
     std::fill(held_, held_ + bits, uint64_t{kRankMask});
   }
 
-  // Offers feature `index` (its hash; its race weight, > 0) to the bins its four hash words
-  // pick; hash_of(i) gives the hash of feature i (for ties, and for finish). kMostLose: the
+  // Offers feature `index` (race weight > 0) to the bins its four hash words pick; hash_of(i)
+  // gives the hash of feature i (here, for ties, and for finish). kMostLose: the
   // caller expects most offers to lose (a text with many features, each bin's holder already
   // hard to beat), so a branch that leaves early is predicted well; otherwise (few features,
   // outcomes a coin toss) the holder is replaced without branching. Same result either way.
   template <bool kMostLose, class HashOf>
-  void add(const Fingerprint& hash, uint64_t weight, uint32_t index, const HashOf& hash_of) {
+  void add(uint32_t index, uint64_t weight, const HashOf& hash_of) {
+    const Fingerprint& hash = hash_of(index);
     const uint32_t words[4] = {static_cast<uint32_t>(hash.lo), static_cast<uint32_t>(hash.lo >> 32),
                                static_cast<uint32_t>(hash.hi), static_cast<uint32_t>(hash.hi >> 32)};
     if (kMostLose) {

@@ -421,9 +421,9 @@ Fingerprint DefaultPipeline::minhash_of(Scratch& s) const {
     const int64_t weight = feature_weight(entries[i], options_);
     if (weight <= 0) continue;
     if (most_lose) {
-      sketch.add<true>(entries[i].hash, static_cast<uint64_t>(weight), i, hash_of);
+      sketch.add<true>(i, static_cast<uint64_t>(weight), hash_of);
     } else {
-      sketch.add<false>(entries[i].hash, static_cast<uint64_t>(weight), i, hash_of);
+      sketch.add<false>(i, static_cast<uint64_t>(weight), hash_of);
     }
   }
   return sketch.finish(hash_of);
