@@ -97,9 +97,9 @@ export class SimHash {
    * at 128 bits two words per text, the low 64 bits first.
    */
   fingerprintMany(texts: readonly string[]): BigUint64Array {
-    this.assertTexts(texts);
-    const out = new BigUint64Array(texts.length * (this.bits / 64));
-    this.engine.fingerprintMany(texts, out);
+    const list = this.textsOf(texts);
+    const out = new BigUint64Array(list.length * (this.bits / 64));
+    this.engine.fingerprintMany(list, out);
     return out;
   }
 
@@ -111,16 +111,16 @@ export class SimHash {
    * rejects with an `AbortError` (DOMException).
    */
   async fingerprintManyAsync(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<BigUint64Array> {
-    this.assertTexts(texts);
+    const list = this.textsOf(texts);
     const { signal } = assertOptionObject(options, 'fingerprintManyAsync options', ['signal']) as { signal?: AbortSignal };
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw invalidType(`signal must be an AbortSignal, got ${describe(signal)}`);
     }
     if (signal?.aborted) throw abortError(signal);
     const words = this.bits / 64;
-    const out = new BigUint64Array(texts.length * words);
-    if (this.backend === 'native') await nativeManyAsync(this.engine as NativeAsyncEngine, texts, out, signal);
-    else await jsManyAsync(this.engine, texts, out, words, signal);
+    const out = new BigUint64Array(list.length * words);
+    if (this.backend === 'native') await nativeManyAsync(this.engine as NativeAsyncEngine, list, out, signal);
+    else await jsManyAsync(this.engine, list, out, words, signal);
     return out;
   }
 
@@ -147,9 +147,21 @@ export class SimHash {
     return this.similarity(a, b) >= threshold;
   }
 
-  private assertTexts(texts: unknown): asserts texts is readonly string[] {
+  /**
+   * The texts, checked and copied into a plain array: each element is read once, in order,
+   * before any is fingerprinted, so both engines see the same texts whatever the array is (a
+   * Proxy, which the addon does not take for an array, or one whose getters change it).
+   */
+  private textsOf(texts: unknown): string[] {
     if (!Array.isArray(texts)) throw invalidType(`texts must be an array of strings, got ${describe(texts)}`);
-    for (let i = 0; i < texts.length; i++) assertText(texts[i], `texts[${i}]`);
+    const length = texts.length;
+    const list: string[] = [];
+    for (let i = 0; i < length; i++) {
+      const text: unknown = texts[i];
+      assertText(text, `texts[${i}]`);
+      list.push(text);
+    }
+    return list;
   }
 
   private toFingerprint(value: string | bigint, name: string): bigint {

@@ -166,6 +166,22 @@ forEachBackend('bad input: text', (backend) => {
         // eslint-disable-next-line no-sparse-arrays
         expectThrow(() => sim.fingerprintMany(['a', , 'b']), TypeError, TYPE);
       });
+      it('fingerprintMany(Async) of a Proxy of an array, or of an array whose getters change it: each text read once, both engines alike', async () => {
+        const texts = ['北京大学的研究', 'SimHash 中文去重', ''];
+        const expected = other.fingerprintMany(texts);
+        assert.deepEqual(sim.fingerprintMany(new Proxy(texts, {})), expected);
+        assert.deepEqual(await sim.fingerprintManyAsync(new Proxy(texts, {})), expected);
+        // A getter that rewrites the array while it is read: the texts are the ones read, once each.
+        let reads = 0;
+        const changing = [...texts];
+        Object.defineProperty(changing, 1, { get: () => { reads++; changing[2] = 'changed'; return texts[1]; } });
+        assert.deepEqual(sim.fingerprintMany(changing), other.fingerprintMany(texts.slice(0, 2).concat(['changed'])));
+        assert.equal(reads, 1);
+        // One that shrinks it: the length read first stands, so the missing text is not a string.
+        const shrinking = [...texts];
+        Object.defineProperty(shrinking, 0, { get: () => { shrinking.length = 1; return texts[0]; } });
+        expectThrow(() => sim.fingerprintMany(shrinking), TypeError, TYPE);
+      });
       it('fingerprintManyAsync: bad texts, bad options, bad signal -> TypeError with a code (rejected)', async () => {
         await expectReject(() => sim.fingerprintManyAsync('text'), TypeError, TYPE);
         await expectReject(() => sim.fingerprintManyAsync([1]), TypeError, TYPE);
