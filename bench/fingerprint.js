@@ -44,7 +44,7 @@ async function main() {
   const docBytes = bytesOf(docs);
   const titleBytes = bytesOf(titles);
   const MIB = 1024 * 1024;  // rates and sizes in MiB (the JSON too)
-  const results = { machine: machine(), rounds: ROUNDS, corpus: { sources, documents: docs.length, documentBytes: docBytes, titles: titles.length, distinctTitles: distinctTitles.length, titleBytes } };
+  const results = { machine: machine(), rounds: ROUNDS, corpus: { sources, documents: docs.length, documentBytes: docBytes, titles: titles.length, distinctTitles: distinctTitles.length, minTitleBatch: MIN_TITLE_BATCH, titleBytes } };
 
   const { Jieba } = require('@node-rs/jieba');
   const { dict } = require('@node-rs/jieba/dict');
