@@ -5,6 +5,8 @@ import { fmix } from './feature-hash';
 
 const GOLDEN = 0x9e3779b9;
 const RANK_MASK = (1 << 21) - 1;
+/** An empty bin's rank: above every rank, so every offer beats it and none ties it. */
+const EMPTY_RANK = RANK_MASK + 1;
 /** The largest base weight the race tells apart: the race weight is min(base, 2^16 - 1)^2. */
 const MAX_RACE_BASE = 65535;
 
@@ -28,60 +30,64 @@ const below64 = (aHi: number, aLo: number, bHi: number, bLo: number): boolean =>
 export class MinHashSketch {
   private bins = 64;
   private shift = 26;
-  /** Bin i is full: bit i % 32 of full[i >> 5]; a full bin's bit likewise in bit. */
+  /** Bin i is full: bit i % 32 of full[i >> 5]. */
   private readonly full = new Int32Array(4);
-  private readonly bit = new Int32Array(4);
+  /**
+   * A bin's holder: its race weight, the hash word that placed it (its rank and its bit) and
+   * where its hash starts in src. An empty bin holds weight 0 and a rank above every rank:
+   * every offer beats it (its product is 0, the holder's positive) and none ties it, so no
+   * offer asks whether its bin is full (as native/core/minhash_sketch.h).
+   */
   private readonly weights = new Float64Array(128);
   private readonly ranks = new Float64Array(128);
-  /** The holder's hash words h1..h4 (as FeatureTable stores them), 4 per bin. */
-  private readonly hashes = new Int32Array(512);
+  private readonly words = new Int32Array(128);
+  private readonly holders = new Int32Array(128);
+  /** The features' hashes, four words each, as FeatureTable stores them. */
+  private src: Int32Array = new Int32Array(0);
 
-  reset(bits: number): void {
+  /** Empties the sketch for a text of `bits` bits whose features' hashes are in src. */
+  reset(bits: number, src: Int32Array): void {
     this.bins = bits;
     this.shift = bits === 128 ? 25 : 26;
-    this.full.fill(0);
-    this.bit.fill(0);
+    this.src = src;
+    const full = this.full;
+    full[0] = 0;
+    full[1] = 0;
+    full[2] = 0;
+    full[3] = 0;
+    this.weights.fill(0, 0, bits);
+    this.ranks.fill(EMPTY_RANK, 0, bits);
   }
 
   /** Offers the feature whose hash is src[at, at + 4), of race weight > 0, to its four bins. */
-  add(src: Int32Array, at: number, weight: number): void {
+  add(at: number, weight: number): void {
+    const src = this.src;
     const shift = this.shift;
     const full = this.full;
     const weights = this.weights;
     const ranks = this.ranks;
-    const hashes = this.hashes;
     for (let r = 0; r < 4; r++) {
       const word = src[at + r]!;
       const bin = word >>> shift;
       const rank = word & RANK_MASK;
-      const flag = 1 << (bin & 31);
-      const limb = bin >>> 5;
-      if ((full[limb]! & flag) !== 0) {
-        // rank / weight < ranks / weights, as products (exact: both below 2^53).
-        const mine = rank * weights[bin]!;
-        const theirs = ranks[bin]! * weight;
-        if (mine > theirs || (mine === theirs && !this.smallerHash(src, at, bin))) continue;
-      } else {
-        full[limb] = full[limb]! | flag;
-      }
-      this.bit[limb] = ((word >>> 21) & 3) === 0 ? this.bit[limb]! | flag : this.bit[limb]! & ~flag;
+      full[bin >>> 5] |= 1 << (bin & 31);
+      // rank / weight < ranks / weights, as products (exact: both below 2^53).
+      const mine = rank * weights[bin]!;
+      const theirs = ranks[bin]! * weight;
+      if (mine > theirs || (mine === theirs && !this.smallerHash(at, this.holders[bin]!))) continue;
       weights[bin] = weight;
       ranks[bin] = rank;
-      const k = bin << 2;
-      hashes[k] = src[at]!;
-      hashes[k + 1] = src[at + 1]!;
-      hashes[k + 2] = src[at + 2]!;
-      hashes[k + 3] = src[at + 3]!;
+      this.words[bin] = word;
+      this.holders[bin] = at;
     }
   }
 
-  /** Whether the hash src[at, at + 4) is below the holder's of bin: low 64 bits (h2:h1), then high (h4:h3), unsigned. */
-  private smallerHash(src: Int32Array, at: number, bin: number): boolean {
-    const hashes = this.hashes;
-    const k = bin << 2;
+  /** Whether the hash src[at, at + 4) is below the one at src[other, other + 4): low 64 bits (h2:h1), then high (h4:h3), unsigned. */
+  private smallerHash(at: number, other: number): boolean {
+    const src = this.src;
     const h1 = src[at]!, h2 = src[at + 1]!;
-    if (h1 === hashes[k] && h2 === hashes[k + 1]) return below64(src[at + 3]!, src[at + 2]!, hashes[k + 3]!, hashes[k + 2]!);
-    return below64(h2, h1, hashes[k + 1]!, hashes[k]!);
+    if (h1 === src[other] && h2 === src[other + 1]) return below64(src[at + 3]!, src[at + 2]!, src[other + 3]!, src[other + 2]!);
+    return below64(h2, h1, src[other + 1]!, src[other]!);
   }
 
   /** The nearest full bin after (before) the empty bin i, circularly; some bin is full. */
@@ -112,17 +118,23 @@ export class MinHashSketch {
     const full = this.full;
     const count = this.bins >>> 5;
     let any = 0;
-    for (let w = 0; w < count; w++) {
-      any |= full[w]!;
-      limbs[w] = this.bit[w]!;
+    for (let w = 0; w < count; w++) any |= full[w]!;
+    if (any === 0) {
+      for (let w = 0; w < count; w++) limbs[w] = 0;
+      return;
     }
-    if (any === 0) return;
+    const words = this.words;
     for (let w = 0; w < count; w++) {
-      let bits = limbs[w]!;
+      let bits = 0;
+      // A full bin's bit: bits 21 and 22 of the word that placed its holder both 0.
+      for (let held = full[w]!; held !== 0; held &= held - 1) {
+        const i = (w << 5) + lowestBit(held);
+        if (((words[i]! >>> 21) & 3) === 0) bits |= 1 << (i & 31);
+      }
       for (let empty = ~full[w]!; empty !== 0; empty &= empty - 1) {
         const i = (w << 5) + lowestBit(empty);
         const source = LEFT[i] === 1 ? this.fullLeftOf(i) : this.fullRightOf(i);
-        if (fmix(this.hashes[source * 4]! ^ Math.imul(i + 1, GOLDEN)) >>> 30 === 0) bits |= 1 << (i & 31);
+        if (fmix(this.src[this.holders[source]!]! ^ Math.imul(i + 1, GOLDEN)) >>> 30 === 0) bits |= 1 << (i & 31);
       }
       limbs[w] = bits;
     }

@@ -393,12 +393,11 @@ export class DefaultPipelineJs implements FingerprintEngine {
   private minhashOf(): void {
     const sketch = this.sketch;
     const bits = this.config.bits;
-    sketch.reset(bits);
+    sketch.reset(bits, this.table.hashes);
     const size = this.table.size;
-    const hashes = this.table.hashes;
     for (let f = 0; f < size; f++) {
       const weight = this.weight(f);
-      if (weight > 0) sketch.add(hashes, f * 4, weight);
+      if (weight > 0) sketch.add(f * 4, weight);
     }
     sketch.finish(this.limbs);
   }
