@@ -166,12 +166,12 @@ describe('cli', function () {
       assert.equal(jsonLines(expected).length, 35);
     });
 
-    it('TSV report; --max-distance 0 keeps the edited copies', function () {
+    it('TSV report; --max-distance 0 reports only the copies at distance 0', function () {
       const { code, stdout } = run(['dedup', '--sample', '--report', '--format', 'tsv', '-k', '0']);
       assert.equal(code, 0);
       const rows = stdout.trim().split('\n').map((line) => line.split('\t'));
       for (const row of rows) assert.equal(row[2], '0');
-      assert.deepEqual(rows.map((r) => r[0]), ['n09', 'n12', 'n15', 'n22', 'n28', 'n31', 'n34', 'n37', 'n43', 'n47', 'n53']);
+      assert.deepEqual(rows.map((r) => r[0]), ['n09', 'n12', 'n15', 'n22', 'n25', 'n28', 'n31', 'n34', 'n37', 'n40', 'n43', 'n47', 'n49', 'n52', 'n53']);
     });
   });
 

@@ -1,10 +1,13 @@
-// MurmurHash3_x86_128 (seed 0) over code points as 32-bit words (UTF-32LE),
-// the twin of native/core/feature_hash.h. Writes [h1, h2, h3, h4] into `out`:
-// the 128-bit value is h4:h3:h2:h1, a 64-bit fingerprint uses h2:h1.
+// MurmurHash3_x86_128 (seed 0) over code points as 32-bit words (UTF-32LE), h3 and h4
+// remixed (native/core/feature_hash.h says why), the twin of that file. Writes [h1, h2, h3, h4] into `out`:
+// the 128-bit value is h4:h3:h2:h1; a 64-bit SimHash uses h2:h1.
 const C1 = 0x239b961b;
 const C2 = 0xab0e9789;
 const C3 = 0x38b34ae5;
 const C4 = 0xa1e38b93;
+/** The two halves of 2^64 / φ: any two distinct constants would do. */
+const HIGH_MIX_3 = 0x9e3779b9 | 0;
+const HIGH_MIX_4 = 0x7f4a7c15;
 
 const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
 
@@ -51,5 +54,9 @@ export function featureHash(cps: Uint32Array, start: number, end: number, out: U
   h1 = fmix(h1); h2 = fmix(h2); h3 = fmix(h3); h4 = fmix(h4);
   h1 = (h1 + h2 + h3 + h4) | 0;
   h2 = (h2 + h1) | 0; h3 = (h3 + h1) | 0; h4 = (h4 + h1) | 0;
+  // Of a key of one or two code points MurmurHash3_x86_128 gives h3 === h4 (and h2 === h3
+  // for one): remixed apart, so that no two of the sketch's four words are copies.
+  h3 = fmix(h3 ^ HIGH_MIX_3);
+  h4 = fmix(h4 ^ HIGH_MIX_4);
   out[0] = h1; out[1] = h2; out[2] = h3; out[3] = h4;
 }

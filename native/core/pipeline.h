@@ -1,6 +1,6 @@
 // The default fingerprint pipeline: normalize (markup, width, case), segment
 // with jieba's algorithm, drop punctuation and stop words, weight the word and
-// character features, hash them (MurmurHash3_x86_128 over code points) and
+// character features, hash them (MurmurHash3_x86_128 over code points, h3 and h4 remixed) and
 // sketch them: a weighted one-permutation MinHash (the default, minhash_sketch.h) or
 // SimHash's weights summed per bit in 64-bit integers. lib/js/pipeline.ts is its twin.
 #pragma once
