@@ -5,8 +5,6 @@ import { fmix } from './feature-hash';
 
 const GOLDEN = 0x9e3779b9;
 const RANK_MASK = (1 << 21) - 1;
-/** An empty bin's rank: above every rank, so every offer beats it and none ties it. */
-const EMPTY_RANK = RANK_MASK + 1;
 /** The largest base weight the race tells apart: the race weight is min(base, 2^16 - 1)^2. */
 const MAX_RACE_BASE = 65535;
 
@@ -34,12 +32,11 @@ export class MinHashSketch {
   private readonly full = new Int32Array(4);
   /**
    * A bin's holder: its race weight, the hash word that placed it (its rank and its bit) and
-   * where its hash starts in src. An empty bin holds weight 0 and a rank above every rank:
-   * every offer beats it (its product is 0, the holder's positive) and none ties it, so no
-   * offer asks whether its bin is full (as native/core/minhash_sketch.h).
+   * where its hash starts in src. An empty bin holds weight 0 and the largest rank: every
+   * offer beats it (its product is 0, the holder's positive) and none ties it, so no offer
+   * asks whether its bin is full (as native/core/minhash_sketch.h).
    */
   private readonly weights = new Float64Array(128);
-  private readonly ranks = new Float64Array(128);
   private readonly words = new Int32Array(128);
   private readonly holders = new Int32Array(128);
   /** The features' hashes, four words each, as FeatureTable stores them. */
@@ -56,7 +53,7 @@ export class MinHashSketch {
     full[2] = 0;
     full[3] = 0;
     this.weights.fill(0, 0, bits);
-    this.ranks.fill(EMPTY_RANK, 0, bits);
+    this.words.fill(RANK_MASK, 0, bits);
   }
 
   /** Offers the feature whose hash is src[at, at + 4), of race weight > 0, to its four bins. */
@@ -65,19 +62,18 @@ export class MinHashSketch {
     const shift = this.shift;
     const full = this.full;
     const weights = this.weights;
-    const ranks = this.ranks;
+    const words = this.words;
     for (let r = 0; r < 4; r++) {
       const word = src[at + r]!;
       const bin = word >>> shift;
       const rank = word & RANK_MASK;
       full[bin >>> 5] |= 1 << (bin & 31);
-      // rank / weight < ranks / weights, as products (exact: both below 2^53).
+      // rank / weight < the holder's, as products (exact: both below 2^53).
       const mine = rank * weights[bin]!;
-      const theirs = ranks[bin]! * weight;
+      const theirs = (words[bin]! & RANK_MASK) * weight;
       if (mine > theirs || (mine === theirs && !this.smallerHash(at, this.holders[bin]!))) continue;
       weights[bin] = weight;
-      ranks[bin] = rank;
-      this.words[bin] = word;
+      words[bin] = word;
       this.holders[bin] = at;
     }
   }
