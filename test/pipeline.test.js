@@ -91,9 +91,9 @@ forEachBackend('default pipeline', (backend) => {
       h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); return (h ^ (h >>> 16)) >>> 0;
     };
     const utf32le = (cps) => {
-      const bytes = new Uint8Array(cps.length * 4);
-      cps.forEach((cp, i) => new DataView(bytes.buffer).setUint32(4 * i, cp, true));
-      return bytes;
+      const view = new DataView(new ArrayBuffer(cps.length * 4));
+      cps.forEach((cp, i) => view.setUint32(4 * i, cp, true));
+      return new Uint8Array(view.buffer);
     };
     // The peer prints h1 h2 h3 h4 as 8 hex digits each; the hash is h4:h3:h2:h1.
     const expected = (cps) => {
