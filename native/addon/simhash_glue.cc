@@ -231,7 +231,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
   }
 
  private:
-  // Tells V8 how much native memory this object holds (about 1 MB of scratch per thread that used
+  // Tells V8 how much native memory this object holds (up to 5.5 MB of scratch per thread that used
   // it), so that dropped instances are collected as their memory demands, as NativeIndex does.
   // Called after each synchronous call and before an async batch; scratch in use by a batch's
   // workers is counted by the first call after it is back in the pipeline's pool.

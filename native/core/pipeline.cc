@@ -106,9 +106,14 @@ struct DefaultPipeline::Scratch {
     TextMark mark;  // character features do not go through the hash table
   };
 
-  // What a dictionary word contributes, cached by entry (direct-mapped: a word whose slot
-  // another took is worked out again). A short word also keeps its character features'
-  // plan (alphabet ids and places), so a word seen before is counted without decoding it.
+  // What a dictionary word contributes, cached by entry. A short word also keeps its
+  // character features' plan (alphabet ids and places), so a word seen before is counted
+  // without decoding it. Entries are numbered by descending frequency: the first kOwnSlots
+  // each have a slot of their own; the rest (rarer words, and punctuation and the other
+  // entries without a frequency) share kSharedSlots direct-mapped ones, where a word whose
+  // slot another took is worked out again. With one direct-mapped table of 4,096 slots rare
+  // words evicted common ones: 18% of 围城's words were worked out again on every pass, now
+  // 2.7%, and a fingerprint is 5-7% faster (separate processes alternating the two addons).
   // All-zero bytes are an empty slot (ZeroedArray).
   static constexpr int kPlannedChars = 4;
   static constexpr uint8_t kNoPlan = 0xff;
@@ -125,12 +130,14 @@ struct DefaultPipeline::Scratch {
   };
   // Both caches are zero pages until touched: a scratch that meets one short text (an
   // instance made for one call) holds a few of their pages, not all of them.
-  static constexpr size_t kWordSlots = 4096;
+  static constexpr size_t kOwnSlots = 65536;
+  static constexpr size_t kSharedSlots = 4096;
   ZeroedArray<WordSlot> word_cache;
   WordSlot unlisted;  // a word without an entry, worked out each time
   WordSlot& word_slot(int32_t entry) {
-    if (word_cache.empty()) word_cache = ZeroedArray<WordSlot>(kWordSlots);
-    return word_cache[static_cast<size_t>(entry) & (kWordSlots - 1)];
+    if (word_cache.empty()) word_cache = ZeroedArray<WordSlot>(kOwnSlots + kSharedSlots);
+    const size_t e = static_cast<size_t>(entry);
+    return word_cache[e < kOwnSlots ? e : kOwnSlots + (e & (kSharedSlots - 1))];
   }
   static bool caches(const WordSlot& word, int32_t entry) { return word.tag == static_cast<uint32_t>(entry) + 1; }
   ZeroedArray<CharSlot> by_alphabet_id;
