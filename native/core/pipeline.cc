@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "char_class.h"
@@ -140,6 +141,33 @@ struct DefaultPipeline::Scratch {
     return word_cache[e < kOwnSlots ? e : kOwnSlots + (e & (kSharedSlots - 1))];
   }
   static bool caches(const WordSlot& word, int32_t entry) { return word.tag == static_cast<uint32_t>(entry) + 1; }
+  // Words without an entry (runs of Latin letters and digits, the HMM's words, characters the
+  // dictionary lacks) cached by their bytes, direct-mapped: mixed text repeats its English
+  // words. A word longer than the key is worked out each time, in `unlisted`.
+  static constexpr size_t kUnlistedSlots = 1024;
+  static constexpr size_t kUnlistedKeyBytes = 15;
+  struct UnlistedSlot {
+    uint8_t length;  // of the key; 0: empty
+    char key[kUnlistedKeyBytes];
+    WordSlot word;
+  };
+  ZeroedArray<UnlistedSlot> unlisted_cache;
+  // The slot for the word `text` without an entry; `cached`: it holds the word's facts already.
+  WordSlot& unlisted_slot(std::string_view text, bool& cached) {
+    cached = false;
+    if (text.size() > kUnlistedKeyBytes) return unlisted;
+    if (unlisted_cache.empty()) unlisted_cache = ZeroedArray<UnlistedSlot>(kUnlistedSlots);
+    uint32_t h = 2166136261U;  // FNV-1a
+    for (const char c : text) h = (h ^ static_cast<uint8_t>(c)) * 16777619U;
+    UnlistedSlot& slot = unlisted_cache[(h ^ (h >> 16)) & (kUnlistedSlots - 1)];
+    if (slot.length == text.size() && std::memcmp(slot.key, text.data(), text.size()) == 0) {
+      cached = true;
+    } else {
+      slot.length = static_cast<uint8_t>(text.size());
+      std::memcpy(slot.key, text.data(), text.size());
+    }
+    return slot.word;
+  }
   ZeroedArray<CharSlot> by_alphabet_id;
   std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
 
@@ -201,7 +229,7 @@ struct DefaultPipeline::Scratch {
   size_t memory_bytes() const {
     const auto bytes = [](const auto& v) { return vector_heap_bytes(v); };
     return sizeof(Scratch) + segmenter.memory_bytes() + bytes(normalized) + bytes(cps) + bytes(entries) +
-           bytes(slots) + word_cache.bytes() + by_alphabet_id.bytes() + map_heap_bytes(outside_alphabet);
+           bytes(slots) + word_cache.bytes() + unlisted_cache.bytes() + by_alphabet_id.bytes() + map_heap_bytes(outside_alphabet);
   }
   void reset() {
     entries.clear();
@@ -210,6 +238,7 @@ struct DefaultPipeline::Scratch {
       for (CharSlot& slot : by_alphabet_id) slot.mark.text = 0;
       for (auto& item : outside_alphabet) item.second.mark.text = 0;
       for (WordSlot& slot : word_cache) slot.mark.text = 0;
+      for (UnlistedSlot& slot : unlisted_cache) slot.word.mark.text = 0;
       text_serial = 1;
     }
     table_count = 0;
@@ -332,9 +361,17 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
     const std::string_view text(s.normalized.data() + start, end - start);
     // What the word contributes is fixed by its entry: a dictionary word seen before skips
-    // the decoding, stop test, weighting and hashing. Words without an entry are worked out.
-    Scratch::WordSlot* word = entry >= 0 ? &s.word_slot(entry) : &s.unlisted;
-    if (entry < 0 || !Scratch::caches(*word, entry)) {
+    // the decoding, stop test, weighting and hashing; so does a short word without an entry
+    // (its facts follow from its bytes).
+    bool cached;
+    Scratch::WordSlot* word;
+    if (entry >= 0) {
+      word = &s.word_slot(entry);
+      cached = Scratch::caches(*word, entry);
+    } else {
+      word = &s.unlisted_slot(text, cached);
+    }
+    if (!cached) {
       // A long word (a run of ASCII can be the whole text) is hashed as it is decoded: gathered,
       // its code points would take four bytes per byte.
       const bool gather = end - start <= kGatherBytes;
@@ -364,7 +401,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       word->unit = unit_weight(entry, text.size());
       if (want_words && !word->skip) word->hash = gather ? feature_hash(s.cps.data(), s.cps.size()) : long_hash;
       word->chars = Scratch::kNoPlan;
-      if (want_chars && !word->skip && entry >= 0) {
+      if (want_chars && !word->skip && word != &s.unlisted) {
         s.plan_chars(*word, s.normalized, start, end, options_.use_stop_words, unit_weight);
       }
     }
