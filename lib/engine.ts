@@ -41,6 +41,7 @@ export interface PipelineEngineConfig {
   features: 'mixed' | 'words' | 'chars';
   sketch: 'minhash' | 'simhash';
   hmm: boolean;
+  dropNumbers: boolean;
   useStopWords: boolean;
   stopWords?: readonly string[];
   userWords: readonly (readonly [string, number | undefined])[];

@@ -86,6 +86,7 @@ export const nativeEngine: Engine = {
       features,
       sketch,
       hmm: config.hmm,
+      dropNumbers: config.dropNumbers,
       useStopWords: config.useStopWords,
       stopWords: config.stopWords,
       userWords: config.userWords.map(([word, freq]) => [word, freq ?? -1]),

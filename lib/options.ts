@@ -65,10 +65,16 @@ export interface SimHashOptions {
   foldWidth?: boolean;
   /** Lowercase ASCII letters (default `true`). */
   lowercase?: boolean;
+  /**
+   * Drop the words made only of ASCII digits, after width folding (default `true`): dates,
+   * counters, ids and page numbers differ between copies of one page and between the log lines
+   * of one template, and say little about what a text is.
+   */
+  dropNumbers?: boolean;
 }
 
 const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
-const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'sketch', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'sketch', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase', 'dropNumbers'] as const;
 const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
@@ -105,6 +111,7 @@ export interface ResolvedPipelineOptions {
   stopWords: readonly string[] | undefined;
   foldWidth: boolean;
   lowercase: boolean;
+  dropNumbers: boolean;
 }
 
 export type ResolvedSimHashOptions =
@@ -201,6 +208,7 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
       stopWords,
       foldWidth: booleanOption(options, 'foldWidth', true),
       lowercase: booleanOption(options, 'lowercase', true),
+      dropNumbers: booleanOption(options, 'dropNumbers', true),
     },
   };
 }

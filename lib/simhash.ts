@@ -70,6 +70,7 @@ export class SimHash {
       features: p.features,
       sketch: p.sketch,
       hmm: p.hmm,
+      dropNumbers: p.dropNumbers,
       useStopWords: p.stopWords === undefined || p.stopWords.length > 0,
       ...(p.stopWords !== undefined && p.stopWords.length > 0 ? { stopWords: p.stopWords } : {}),
       userWords: p.words,

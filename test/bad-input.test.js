@@ -98,6 +98,7 @@ forEachBackend('bad input: SimHash options', (backend) => {
     ['sketch with a preset', { preset: 'mysimhash', sketch: 'simhash' }, TypeError, VALUE],
     ['hmm "yes"', { hmm: 'yes' }, TypeError, TYPE],
     ['foldWidth 1', { foldWidth: 1 }, TypeError, TYPE],
+    ['dropNumbers "no"', { dropNumbers: 'no' }, TypeError, TYPE],
     ['words is a string', { words: '新词' }, TypeError, TYPE],
     ['words with an empty word', { words: [''] }, TypeError, VALUE],
     ['words with a number', { words: [42] }, TypeError, TYPE],

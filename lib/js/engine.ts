@@ -24,6 +24,7 @@ export const jsEngine: Engine = {
       features: config.features,
       sketch: config.sketch,
       hmm: config.hmm,
+      dropNumbers: config.dropNumbers,
       useStopWords: config.useStopWords,
       ...(config.stopWords ? { stopWords: config.stopWords } : {}),
       userWords: config.userWords,

@@ -20,6 +20,8 @@ export interface PipelineConfig {
   features: FeatureSetName;
   sketch: SketchName;
   hmm: boolean;
+  /** Drop the words made only of ASCII digits. */
+  dropNumbers: boolean;
   /** false: keep every word. */
   useStopWords: boolean;
   /** Replaces the dictionary's default stop words when given. */
@@ -289,6 +291,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
     table.reset();
     const wantWords = this.config.features !== 'chars';
     const wantChars = this.config.features !== 'words';
+    const dropNumbers = this.config.dropNumbers;
     const ends = sink.ends;
     const entries = sink.entries;
     const count = sink.count;
@@ -302,6 +305,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
         // One UTF-16 unit: one code point, the word's only character (its char feature shares the word's entry and unit).
         const cp = norm.charCodeAt(wordStart);
         if (WORD_BMP[cp] === 0) continue;
+        if (dropNumbers && cp >= 0x30 && cp <= 0x39) continue;
         if (this.isStop(facts, norm, wordStart, end, entry)) continue;
         const unit = this.unit(facts, entry, utf8Length(cp));
         // With character features a one-character word is its character feature alone (native/core/pipeline.cc says why).
@@ -314,6 +318,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
       let n = 0;
       let bytes = 0;
       let hasWordChar = false;
+      let digitsOnly = true;
       for (let i = wordStart; i < end; i++) {
         let cp = norm.charCodeAt(i);
         if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
@@ -325,9 +330,10 @@ export class DefaultPipelineJs implements FingerprintEngine {
         }
         cps[n++] = cp;
         bytes += utf8Length(cp);
+        digitsOnly = digitsOnly && cp >= 0x30 && cp <= 0x39;
         if (!hasWordChar && (cp < 0x10000 ? WORD_BMP[cp] === 1 : isWordCodePoint(cp))) hasWordChar = true;
       }
-      if (!hasWordChar) continue;
+      if (!hasWordChar || (dropNumbers && digitsOnly)) continue;
       if (this.isStop(facts, norm, wordStart, end, entry)) continue;
       if (wantWords && !(wantChars && n === 1)) {
         featureHash(cps, 0, n, this.hash);

@@ -52,6 +52,14 @@ inline int64_t emphasize(int64_t base) {
 // of English words, URLs and ids outweigh every word (lib/js/pipeline.ts: the same rule).
 constexpr uint32_t kMaxAsciiCharCount = 2;
 
+// Whether a word is made only of ASCII digits (the normalized text has folded full-width ones).
+inline bool is_number(std::string_view word) {
+  for (const char c : word) {
+    if (c < '0' || c > '9') return false;
+  }
+  return !word.empty();
+}
+
 // A feature's base weight: unit x occurrences, or a fixed unit when uniform.
 inline int64_t base_weight(const Entry& entry, Weighting weighting) {
   if (weighting == Weighting::kUniform) return 64;
@@ -397,7 +405,8 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       }
       word->tag = static_cast<uint32_t>(entry) + 1;
       word->mark = Scratch::TextMark{};
-      word->skip = !has_word_char || (options_.use_stop_words && s.segmenter.is_stop(text, entry));
+      word->skip = !has_word_char || (options_.drop_numbers && is_number(text)) ||
+                   (options_.use_stop_words && s.segmenter.is_stop(text, entry));
       word->unit = unit_weight(entry, text.size());
       if (want_words && !word->skip) word->hash = gather ? feature_hash(s.cps.data(), s.cps.size()) : long_hash;
       word->chars = Scratch::kNoPlan;

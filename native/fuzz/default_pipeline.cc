@@ -42,6 +42,7 @@ simhash_zh::PipelineOptions options_for(uint8_t a, uint8_t b) {
   o.features = static_cast<simhash_zh::FeatureSet>(b % 3);
   o.hmm = (b & 4) != 0;
   o.use_stop_words = (b & 8) != 0;
+  o.drop_numbers = (b & 16) != 0;
   o.sketch = (a & 128) ? simhash_zh::Sketch::kSimHash : simhash_zh::Sketch::kMinHash;
   return o;
 }
