@@ -209,6 +209,14 @@ describe('cli', function () {
     const t = run(['compare', '--text', '今天天气很好', '今天天气不错', '--format', 'tsv', '-k', '64']);
     const d = simhash.distance('今天天气很好', '今天天气不错');
     assert.equal(t.stdout, ['今天天气很好', '今天天气不错', simhash.hex('今天天气很好'), simhash.hex('今天天气不错'), d, (64 - d) / 64 * 100, true].join('\t') + '\n');
+    // Words of digits are dropped unless --keep-numbers.
+    const [x, y] = ['临江地铁5号线一期开通运营 2020年', '临江地铁6号线一期开通运营 2021年'];
+    assert.equal(JSON.parse(run(['compare', '--text', x, y]).stdout).distance, 0);
+    const kept = JSON.parse(run(['compare', '--keep-numbers', '--text', x, y]).stdout);
+    const keep = new lib.SimHash({ dropNumbers: false });
+    assert.deepEqual([kept.fingerprintA, kept.distance], [keep.hex(x), keep.distance(x, y)]);
+    assert.notEqual(kept.distance, 0);
+    assert.equal(run(['compare', '--keep-numbers', '--preset', 'mysimhash', '--text', x, y]).code, 2);
   });
 
   it('segment: the words (JSONL, TSV), --no-hmm, --mode longest, --features', function () {

@@ -19,6 +19,7 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'bits', type: 'string', value: '64|128', help: 'fingerprint width (default 64)' },
   { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text has a tag or entity)' },
   { name: 'sketch', type: 'string', value: 'minhash|simhash', help: 'how features become bits (default minhash; simhash: the signed sum)' },
+  { name: 'keep-numbers', type: 'boolean', help: 'keep the words made only of digits (default: dropped, as dates, counters and ids)' },
 ];
 
 export const USER_DICT_SPEC: OptionSpec = {
@@ -78,7 +79,7 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/** --preset, --bits, --backend, --html, --sketch, --user-dict, --stop-words as SimHash options. */
+/** --preset, --bits, --backend, --html, --sketch, --keep-numbers, --user-dict, --stop-words as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
   const preset = choice(args, 'preset', ['SimHashChinese', 'mysimhash', 'default'] as const, command);
@@ -99,6 +100,10 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
   if (sketch !== undefined) {
     notWithPreset('sketch', command, options.preset);
     options.sketch = sketch;
+  }
+  if (flag(args, 'keep-numbers')) {
+    notWithPreset('keep-numbers', command, options.preset);
+    options.dropNumbers = false;
   }
   const userDict = pipelineFile(args, 'user-dict', command, options.preset);
   if (userDict !== undefined) options.userDict = userDict;
