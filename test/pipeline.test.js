@@ -355,20 +355,22 @@ forEachBackend('default pipeline', (backend) => {
     }
   });
   it('words that share a cache slot are each counted, in every text of a batch', function () {
+    // The native word cache: a slot of its own for each entry below 65,536, the rest sharing
+    // 4,096 slots by entry modulo 4,096 (native/core/pipeline.cc).
     const segmenter = new lib.Segmenter({ backend: 'native' });
     const bySlot = new Map();
     let shared = null;
-    for (const line of lines.slice(0, 40)) {
+    for (const line of lines) {
       for (const word of segmenter.cut(line)) {
         const entry = segmenter.entryOf(word);
-        if (entry < 0 || [...word].length < 2) continue;
+        if (entry < 65536 || [...word].length < 2) continue;
         const other = bySlot.get(entry % 4096);
         if (other !== undefined && other !== word) shared = [other, word];
         bySlot.set(entry % 4096, word);
       }
       if (shared) break;
     }
-    assert.ok(shared, 'two dictionary words with the same entry modulo 4096');
+    assert.ok(shared, 'two dictionary words of entries above 65,535 with the same entry modulo 4096');
     const [a, b] = shared;
     const text = `${a}，${b}，${a}，${b}，${a}。`;
     const native = new lib.SimHash({ backend: 'native' });
@@ -377,6 +379,31 @@ forEachBackend('default pipeline', (backend) => {
     const batch = [text, `${b}，${a}。`, text];
     assert.deepEqual(native.fingerprintMany(batch), js.fingerprintMany(batch));
     assert.equal(native.fingerprintMany(batch)[2], native.fingerprint(text));
+  });
+  it('words without an entry (cached by their bytes, up to 15) agree: thousands of them, colliding, across a batch', function () {
+    // 3,000 distinct Latin words of 2-20 letters (a fixed LCG), far more than the native cache's 1,024 slots.
+    let state = 12345;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
+    const words = new Set();
+    while (words.size < 3000) {
+      const length = 2 + (next() % 19);
+      let word = '';
+      for (let i = 0; i < length; i++) word += String.fromCharCode(97 + (next() % 26));
+      words.add(word);
+    }
+    const list = [...words];
+    assert.ok(list.some((w) => w.length === 15) && list.some((w) => w.length === 16));
+    const texts = [];
+    for (let t = 0; t < 200; t++) {
+      const picked = [];
+      for (let k = 0; k < 30; k++) picked.push(list[next() % list.length]);
+      texts.push(`${lines[t % lines.length].slice(0, 40)} ${picked.join(' ')} 北京 ${picked.slice(0, 5).join(' ')}`);
+    }
+    const native = new lib.SimHash({ backend: 'native' });
+    const js = new lib.SimHash({ backend: 'js' });
+    assert.deepEqual(native.fingerprintMany(texts), js.fingerprintMany(texts));
+    assert.deepEqual(native.fingerprintMany(texts), js.fingerprintMany(texts));  // the second pass: cached
+    for (let t = 0; t < texts.length; t += 13) assert.deepEqual(native.tokens(texts[t]), js.tokens(texts[t]), `text ${t}`);
   });
 });
 
