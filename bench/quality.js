@@ -349,7 +349,8 @@ function formatReport(result) {
 
 const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]
   --corpus FILE   UTF-8 text (.html files are reduced to text) to cut bases from, instead of the
-                  default corpus; repeatable; prefix with documents: or short: to use it for one set
+                  default corpus; repeatable; prefix with documents: or short: to use it for one set;
+                  FILE gettext: the zh_CN gettext messages installed here (short:gettext)
   --config JSON   SimHash options for an extra method "default JSON", e.g. '{"weighting":"tf"}'; repeatable
   --bases N       at most N bases per set (default ${DEFAULTS.bases})
   --seed S        PRNG seed (default ${DEFAULTS.seed})
@@ -357,8 +358,16 @@ const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON .
 
 /** The error for the first --corpus argument whose file does not exist, or null. */
 function missingCorpusFile(corpusArgs) {
-  const missing = corpusArgs.find((c) => !fs.existsSync(corpus.parseCorpusArg(c).file));
-  return missing === undefined ? null : `--corpus ${missing}: no such file`;
+  for (const c of corpusArgs) {
+    let source;
+    try {
+      source = corpus.parseCorpusArg(c);
+    } catch (error) {
+      return error.message;
+    }
+    if (source.text === undefined && !fs.existsSync(source.file)) return `--corpus ${c}: no such file`;
+  }
+  return null;
 }
 
 function parseArgs(argv) {

@@ -37,6 +37,38 @@ function manPages() {
   return { dirs, pages };
 }
 
+const GETTEXT_DIR = '/usr/share/locale/zh_CN/LC_MESSAGES';
+
+/**
+ * The distinct translations (msgstr) in every zh_CN gettext catalog installed, whitespace
+ * collapsed, of 10-400 characters with at least 6 ideographs (UI messages, mostly short), in
+ * code-unit order; [] when none are installed. Read straight from the .mo files' tables.
+ */
+function gettextMessages(dir = GETTEXT_DIR) {
+  if (!fs.existsSync(dir)) return [];
+  const messages = new Set();
+  for (const file of fs.readdirSync(dir).sort()) {
+    if (!file.endsWith('.mo')) continue;
+    const b = fs.readFileSync(path.join(dir, file));
+    if (b.length < 20) continue;
+    const little = b.readUInt32LE(0) === 0x950412de;
+    const u32 = (at) => (little ? b.readUInt32LE(at) : b.readUInt32BE(at));
+    const count = u32(8);
+    const translations = u32(16);
+    for (let i = 0; i < count && translations + 8 * i + 8 <= b.length; i++) {
+      const length = u32(translations + 8 * i);
+      const offset = u32(translations + 8 * i + 4);
+      if (offset + length > b.length) continue;
+      for (const form of b.toString('utf8', offset, offset + length).split('\0')) {
+        const text = form.split(/\s+/).filter(Boolean).join(' ');
+        const ideographs = (text.match(/[\u4e00-\u9fff]/g) || []).length;
+        if (text.length >= 10 && text.length <= 400 && ideographs >= 6 && !text.includes('Content-Type')) messages.add(text);
+      }
+    }
+  }
+  return [...messages].sort();
+}
+
 /** One of nodejieba's test files (weicheng.utf8, review.100, testlines.utf8) as text. */
 function nodejiebaText(name) {
   return fs.readFileSync(nodejiebaFiles()[name], 'utf8');
@@ -48,4 +80,4 @@ function typescriptDiagnostics() {
     Object.values(require(`typescript/lib/${locale}/diagnosticMessages.generated.json`)));
 }
 
-module.exports = { manPages, nodejiebaText, typescriptDiagnostics };
+module.exports = { manPages, gettextMessages, nodejiebaText, typescriptDiagnostics };

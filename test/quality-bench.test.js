@@ -319,6 +319,38 @@ describe('quality benchmark: methods and CLI', function () {
     assert.throws(() => quality.parseArgs(['--nope']), /unknown argument/);
   });
 
+  it('reads gettext catalogs (.mo, either byte order) for --corpus gettext', function () {
+    const { gettextMessages } = require('../bench/segment-corpora');
+    // A .mo file: magic, revision, count, offsets of the original and translation tables, then
+    // each table's (length, offset) pairs and the NUL-terminated strings.
+    const mo = (pairs, little) => {
+      const u32 = (v) => { const b = Buffer.alloc(4); little ? b.writeUInt32LE(v) : b.writeUInt32BE(v); return b; };
+      const strings = pairs.flat().map((s) => Buffer.from(s, 'utf8'));
+      const headerBytes = 28 + 16 * pairs.length;
+      const offsets = [];
+      let at = headerBytes;
+      for (const s of strings) { offsets.push(at); at += s.length + 1; }
+      const table = (column) => Buffer.concat(pairs.flatMap((_, i) => [u32(strings[2 * i + column].length), u32(offsets[2 * i + column])]));
+      return Buffer.concat([u32(0x950412de), u32(0), u32(pairs.length), u32(28), u32(28 + 8 * pairs.length), u32(0), u32(0),
+        table(0), table(1), ...strings.flatMap((s) => [s, Buffer.alloc(1)])]);
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-gettext-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.mo'), mo([
+        ['', 'Content-Type: text/plain; charset=UTF-8 项目版本信息的说明文字'],
+        ['File not found', '找不到文件'],  // under 10 characters
+        ['Cannot open %s', '无法打开文件 %s：\n  权限不够，请检查设置'],
+        ['%d file', '已经复制了 %d 个文件到目标目录\0已经复制了 %d 个文件到目标目录中'],
+      ], true));
+      fs.writeFileSync(path.join(dir, 'b.mo'), mo([['Cannot open %s', '无法打开文件 %s： 权限不够，请检查设置']], false));
+      fs.writeFileSync(path.join(dir, 'c.txt'), 'not a catalog');
+      assert.deepEqual(gettextMessages(dir), ['已经复制了 %d 个文件到目标目录', '已经复制了 %d 个文件到目标目录中', '无法打开文件 %s： 权限不够，请检查设置']);
+      assert.deepEqual(gettextMessages(path.join(dir, 'none')), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs from the command line on a user corpus and writes JSON', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-quality-'));
     try {
