@@ -31,8 +31,17 @@ function newsLines() {
   return fs.readFileSync(SAMPLE_PATH, 'utf8').trim().split('\n').flatMap((line) => JSON.parse(line).text.split('\n'));
 }
 
-// Named corpora for --corpus, besides files.
-const NAMED_CORPORA = { man: { source: 'man pages (zh_CN, zh_TW) installed', lines: manPageLines }, news: { source: 'examples/news.jsonl', lines: newsLines } };
+/** The zh_CN gettext messages installed (UI messages of 10-400 characters, mostly short). */
+function gettextLines() {
+  return require('./segment-corpora').gettextMessages();
+}
+
+// Named corpora for --corpus, besides files (bench/quality.js takes them too).
+const NAMED_CORPORA = {
+  man: { source: 'man pages (zh_CN, zh_TW) installed', lines: manPageLines },
+  news: { source: 'examples/news.jsonl', lines: newsLines },
+  gettext: { source: 'zh_CN gettext messages installed (/usr/share/locale/zh_CN/LC_MESSAGES/*.mo)', lines: gettextLines },
+};
 
 /**
  * Lines of real Chinese text: the novel 围城 from nodejieba's test data, or the --corpus
@@ -125,4 +134,4 @@ function argValues(flag) {
   return values;
 }
 
-module.exports = { corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };
+module.exports = { NAMED_CORPORA, corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };

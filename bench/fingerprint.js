@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bench/fingerprint: the full fingerprint pipeline against its peers, in one
-// process on one corpus, in interleaved rounds. `node bench/fingerprint.js [--corpus FILE|man|news ...] [--rounds N] [--json FILE]`
+// process on one corpus, in interleaved rounds. `node bench/fingerprint.js [--corpus FILE|man|news|gettext ...] [--rounds N] [--json FILE]`
 // (man: the installed zh man pages' prose; news: examples/news.jsonl; default: 围城)
 // (every number as JSON to FILE; default bench/results/fingerprint.json, which `npm run bench` reads)
 'use strict';

@@ -350,7 +350,8 @@ function formatReport(result) {
 const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]
   --corpus FILE   UTF-8 text (.html files are reduced to text) to cut bases from, instead of the
                   default corpus; repeatable; prefix with documents: or short: to use it for one set;
-                  FILE gettext: the zh_CN gettext messages installed here (short:gettext)
+                  FILE man, news or gettext: the installed man pages' prose lines, the package's
+                  sample, the zh_CN gettext messages installed (e.g. short:gettext)
   --config JSON   SimHash options for an extra method "default JSON", e.g. '{"weighting":"tf"}'; repeatable
   --bases N       at most N bases per set (default ${DEFAULTS.bases})
   --seed S        PRNG seed (default ${DEFAULTS.seed})

@@ -217,19 +217,20 @@ function defaultSources() {
 
 /**
  * Parses a --corpus argument: FILE, or documents:FILE / short:FILE to use it for one set only.
- * FILE `gettext` (when no such file exists) is the zh_CN gettext messages installed on the
- * machine, a message per line (bench/segment-corpora.js).
+ * FILE `man`, `news` or `gettext` (when no such file exists) is that named corpus of
+ * bench/common.js, a text per line.
  */
 function parseCorpusArg(arg) {
   const m = /^(documents|docs|short):(.+)$/.exec(arg);
   const file = m ? m[2] : arg;
   const format = /\.x?html?$/i.test(file) ? 'html' : 'text';
   const sets = m ? [m[1] === 'short' ? 'short' : 'documents'] : SETS.slice();
-  if (file === 'gettext' && !fs.existsSync(file)) {
-    const { gettextMessages } = require('../segment-corpora');
-    const messages = gettextMessages();
-    if (messages.length === 0) throw new Error('--corpus gettext: no zh_CN gettext catalogs under /usr/share/locale/zh_CN/LC_MESSAGES');
-    return { text: messages.join('\n'), label: `zh_CN gettext messages (${messages.length})`, format: 'text', sets };
+  const { NAMED_CORPORA } = require('../common');
+  const named = Object.hasOwn(NAMED_CORPORA, file) && !fs.existsSync(file) ? NAMED_CORPORA[file] : undefined;
+  if (named) {
+    const lines = named.lines();
+    if (lines.length === 0) throw new Error(`--corpus ${file}: no text (${named.source})`);
+    return { text: lines.join('\n'), label: `${named.source}: ${lines.length} lines`, format: 'text', sets };
   }
   return { file: path.resolve(file), label: file, format, sets };
 }
