@@ -359,16 +359,11 @@ const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON .
 
 /** The error for the first --corpus argument whose file does not exist, or null. */
 function missingCorpusFile(corpusArgs) {
-  for (const c of corpusArgs) {
-    let source;
-    try {
-      source = corpus.parseCorpusArg(c);
-    } catch (error) {
-      return error.message;
-    }
-    if (source.text === undefined && !fs.existsSync(source.file)) return `--corpus ${c}: no such file`;
-  }
-  return null;
+  const missing = corpusArgs.find((c) => {
+    const source = corpus.parseCorpusArg(c);
+    return source.lines === undefined && !fs.existsSync(source.file);
+  });
+  return missing === undefined ? null : `--corpus ${missing}: no such file`;
 }
 
 function parseArgs(argv) {

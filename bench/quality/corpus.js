@@ -226,18 +226,24 @@ function parseCorpusArg(arg) {
   const format = /\.x?html?$/i.test(file) ? 'html' : 'text';
   const sets = m ? [m[1] === 'short' ? 'short' : 'documents'] : SETS.slice();
   const { NAMED_CORPORA } = require('../common');
-  const named = Object.hasOwn(NAMED_CORPORA, file) && !fs.existsSync(file) ? NAMED_CORPORA[file] : undefined;
-  if (named) {
-    const lines = named.lines();
-    if (lines.length === 0) throw new Error(`--corpus ${file}: no text (${named.source})`);
-    return { text: lines.join('\n'), label: `${named.source}: ${lines.length} lines`, format: 'text', sets };
+  if (Object.hasOwn(NAMED_CORPORA, file) && !fs.existsSync(file)) {
+    // Read when the corpus is built, not here: argument checks parse it too.
+    const named = NAMED_CORPORA[file];
+    return { lines: named.lines, name: file, label: named.source, format: 'text', sets };
   }
   return { file: path.resolve(file), label: file, format, sets };
 }
 
+/** The text of a named corpus, a line per text. */
+function namedText(source) {
+  const lines = source.lines();
+  if (lines.length === 0) throw new Error(`--corpus ${source.name}: no text (${source.label})`);
+  return lines.join('\n');
+}
+
 /**
  * Builds both sets.
- *   sources: [{ file | text, label, format ('text' | 'html'), sets }]
+ *   sources: [{ file | text | lines (a function giving them), label, format ('text' | 'html'), sets }]
  *   seed, bases (max bases per set), limits ({ documents: {min,max}, short: {min,max} })
  * Returns { sources: [...described], sets: { documents: { bases: [{ text, source }] }, short: ... } }.
  */
@@ -245,7 +251,7 @@ function buildCorpus({ sources, seed = 1, bases = 400, limits = DEFAULT_LIMITS }
   const described = [];
   const pools = { documents: [], short: [] };
   sources.forEach((source, index) => {
-    const raw = source.text !== undefined ? source.text : fs.readFileSync(source.file, 'utf8');
+    const raw = source.text !== undefined ? source.text : source.lines ? namedText(source) : fs.readFileSync(source.file, 'utf8');
     const text = normalizeSource(raw, source.format);
     const paragraphs = splitParagraphs(text);
     let characters = text.length;
