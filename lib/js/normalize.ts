@@ -1,6 +1,7 @@
 // TS engine of the default pipeline's normalization; native/core/normalize.cc
 // is the reference. All markup syntax is ASCII, so scanning UTF-16 units here
 // matches scanning code points there.
+import { isAsciiDigit } from './char-class';
 import { wellFormed } from './text';
 
 export type HtmlMode = 'auto' | boolean;
@@ -17,8 +18,7 @@ const GT = 0x3e;
 const AMP = 0x26;
 
 const isAlpha = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const isHex = (c: number): boolean => isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+const isHex = (c: number): boolean => isAsciiDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 const lower = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
 
@@ -64,7 +64,7 @@ function isInlineTag(t: string, i: number): boolean {
   let j = i + 1;
   if (j < t.length && t.charCodeAt(j) === 0x2f) j++;
   let end = j;
-  while (end < t.length && (isAlpha(t.charCodeAt(end)) || isDigit(t.charCodeAt(end)))) end++;
+  while (end < t.length && (isAlpha(t.charCodeAt(end)) || isAsciiDigit(t.charCodeAt(end)))) end++;
   if (end - j > 6) return false;
   let name = '';
   for (let k = j; k < end; k++) name += String.fromCharCode(lower(t.charCodeAt(k)));
@@ -115,9 +115,9 @@ function entityAt(t: string, i: number): [number, number] {
     const digitsStart = j;
     const maxDigits = hex ? 6 : 7;
     let value = 0;
-    while (j < t.length && (hex ? isHex(t.charCodeAt(j)) : isDigit(t.charCodeAt(j))) && j - digitsStart < maxDigits) {
+    while (j < t.length && (hex ? isHex(t.charCodeAt(j)) : isAsciiDigit(t.charCodeAt(j))) && j - digitsStart < maxDigits) {
       const c = t.charCodeAt(j);
-      value = value * (hex ? 16 : 10) + (isDigit(c) ? c - 0x30 : (c | 0x20) - 0x61 + 10);
+      value = value * (hex ? 16 : 10) + (isAsciiDigit(c) ? c - 0x30 : (c | 0x20) - 0x61 + 10);
       j++;
     }
     if (j === digitsStart || j >= t.length || t.charCodeAt(j) !== 0x3b) return [NONE, 0];
@@ -125,7 +125,7 @@ function entityAt(t: string, i: number): [number, number] {
     return [j + 1, value];
   }
   const nameStart = j;
-  while (j < t.length && j - nameStart < 32 && (isAlpha(t.charCodeAt(j)) || isDigit(t.charCodeAt(j)))) j++;
+  while (j < t.length && j - nameStart < 32 && (isAlpha(t.charCodeAt(j)) || isAsciiDigit(t.charCodeAt(j)))) j++;
   if (j === nameStart || j >= t.length || t.charCodeAt(j) !== 0x3b) return [NONE, 0];
   const codePoint = NAMED_ENTITIES.get(t.slice(nameStart, j));
   return codePoint === undefined ? [NONE, 0] : [j + 1, codePoint];

@@ -2,7 +2,7 @@
 // the reference for every rule here.
 import type { FingerprintEngine, PackedFeatures } from '../engine';
 import { type Bits, limbsToBigInt, writeFingerprints } from '../fingerprint';
-import { isWordCodePoint, WORD_BMP } from './char-class';
+import { isAsciiDigit, isWordCodePoint, WORD_BMP } from './char-class';
 import type { DictReader } from './dict-reader';
 import { featureHash } from './feature-hash';
 import { MinHashSketch, raceWeight } from './minhash-sketch';
@@ -305,7 +305,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
         // One UTF-16 unit: one code point, the word's only character (its char feature shares the word's entry and unit).
         const cp = norm.charCodeAt(wordStart);
         if (WORD_BMP[cp] === 0) continue;
-        if (dropNumbers && cp >= 0x30 && cp <= 0x39) continue;
+        if (dropNumbers && isAsciiDigit(cp)) continue;
         if (this.isStop(facts, norm, wordStart, end, entry)) continue;
         const unit = this.unit(facts, entry, utf8Length(cp));
         // With character features a one-character word is its character feature alone (native/core/pipeline.cc says why).
@@ -330,7 +330,7 @@ export class DefaultPipelineJs implements FingerprintEngine {
         }
         cps[n++] = cp;
         bytes += utf8Length(cp);
-        digitsOnly = digitsOnly && cp >= 0x30 && cp <= 0x39;
+        digitsOnly = digitsOnly && isAsciiDigit(cp);
         if (!hasWordChar && (cp < 0x10000 ? WORD_BMP[cp] === 1 : isWordCodePoint(cp))) hasWordChar = true;
       }
       if (!hasWordChar || (dropNumbers && digitsOnly)) continue;

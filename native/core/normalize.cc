@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "char_class.h"
 #include "utf8.h"
 
 namespace simhash_zh {
@@ -21,8 +22,7 @@ struct Text {
 };
 
 bool is_alpha(uint32_t c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
-bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
-bool is_hex(uint32_t c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+bool is_hex(uint32_t c) { return is_ascii_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 bool is_space(uint32_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 uint32_t lower(uint32_t c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
@@ -77,7 +77,7 @@ bool is_inline_tag(const Text& t, size_t i) {
       "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "em", "font", "i", "kbd", "mark", "q",
       "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr"};
   size_t end = j;
-  while (end < t.size() && (is_alpha(t[end]) || is_digit(t[end]))) ++end;
+  while (end < t.size() && (is_alpha(t[end]) || is_ascii_digit(t[end]))) ++end;
   for (std::string_view name : kInline) {
     if (end - j == name.size() && matches(t, j, name)) return true;
   }
@@ -143,9 +143,9 @@ Entity entity_at(const Text& t, size_t i) {
     if (hex) ++j;
     const size_t digits_start = j;
     uint32_t value = 0;
-    while (j < t.size() && (hex ? is_hex(t[j]) : is_digit(t[j])) && j - digits_start < (hex ? 6u : 7u)) {
+    while (j < t.size() && (hex ? is_hex(t[j]) : is_ascii_digit(t[j])) && j - digits_start < (hex ? 6u : 7u)) {
       const uint32_t c = t[j];
-      value = value * (hex ? 16 : 10) + (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+      value = value * (hex ? 16 : 10) + (is_ascii_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
       ++j;
     }
     if (j == digits_start || j >= t.size() || t[j] != ';') return {};
@@ -153,7 +153,7 @@ Entity entity_at(const Text& t, size_t i) {
     return {j + 1, value};
   }
   const size_t name_start = j;
-  while (j < t.size() && j - name_start < 32 && (is_alpha(t[j]) || is_digit(t[j]))) ++j;
+  while (j < t.size() && j - name_start < 32 && (is_alpha(t[j]) || is_ascii_digit(t[j]))) ++j;
   if (j == name_start || j >= t.size() || t[j] != ';') return {};
   for (const auto& entity : kNamedEntities) {
     if (entity.name.size() != j - name_start) continue;

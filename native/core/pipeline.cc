@@ -55,7 +55,7 @@ constexpr uint32_t kMaxAsciiCharCount = 2;
 // Whether a word is made only of ASCII digits (the normalized text has folded full-width ones).
 inline bool is_number(std::string_view word) {
   for (const char c : word) {
-    if (c < '0' || c > '9') return false;
+    if (!is_ascii_digit(static_cast<unsigned char>(c))) return false;
   }
   return !word.empty();
 }
