@@ -27,7 +27,11 @@ export interface SimHashOptions {
   bits?: Bits;
   /** Engine for this instance; defaults to the module's `backend`. */
   backend?: Backend;
-  /** Markup stripping: `'auto'` (default: when the text contains a tag or an entity), `true`, `false`. */
+  /**
+   * Markup stripping: `'auto'` (default: when the text holds HTML: an entity, a comment or doctype, a
+   * closing tag, a tag with an attribute, or a bare tag HTML leaves bare such as `<p>`, `<br>`, `<li>`;
+   * placeholders such as `<file>`, `<n>` or `List<String>` alone are text), `true` (every tag), `false`.
+   */
   html?: HtmlOption;
   /** Feature weights: `'tfidf'` (default), `'tf'`, `'length'` (UTF-8 bytes × 8, as the C++ seed), `'uniform'`. */
   weighting?: Weighting;

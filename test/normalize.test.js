@@ -29,6 +29,21 @@ for (const backend of BACKENDS) {
       assert.equal(normalize('a &lt; b', { html: false }), 'a &lt; b');
       assert.equal(normalize('a &lt; b'), 'a < b');
     });
+    it("html: 'auto' takes a bare tag of another element for text (placeholders), any other markup for HTML", function () {
+      // Placeholders of technical text stay, and so do their words.
+      assert.equal(normalize('删去导出名称中的 @<n>。'), '删去导出名称中的 @<n>。');
+      assert.equal(normalize('用法: cmd <input> <output> <n/>'), '用法: cmd <input> <output> <n/>');
+      assert.equal(normalize('Map<String, Integer>'), 'map<string, integer>');
+      // Bare tags HTML writes without attributes or closing tags; closing tags, attributes, comments, doctypes.
+      assert.equal(normalize('<P>一<li>二<br/>三<hr />'), ' 一 二 三 ');
+      assert.equal(normalize('<input type="text"> <n>'), '   ');
+      assert.equal(normalize('<choices>甲</choices>'), ' 甲 ');
+      assert.equal(normalize('<!DOCTYPE html><n>'), '  ');
+      assert.equal(normalize('<!-- x --><n>'), '  ');
+      // An entity marks the text as HTML too; true strips every tag.
+      assert.equal(normalize('x &amp; <n>'), 'x &  ');
+      assert.equal(normalize('<n> <file>', { html: true }), '   ');
+    });
     it('folds full-width forms and the ideographic space, lowercases ASCII', function () {
       assert.equal(normalize('ＡＢＣ１２３！　Ｘ'), 'abc123! x');
       assert.equal(normalize('ＡＢＣ　', { foldWidth: false }), 'ＡＢＣ　');
@@ -48,7 +63,7 @@ for (const backend of BACKENDS) {
 (BACKENDS.includes('native') ? describe : describe.skip)('normalize: native == js', function () {
   const piece = fc.oneof(
     fc.constantFrom('<', '>', '&', ';', '#', 'x', '"', "'", '/', '!', '-', '<!--', '-->', '<script>', '</script>', '<style a="1">',
-      '</STYLE>', '<p>', '</p>', '<b>', '</b>', '<br/>', '&amp;', '&nbsp;', '&#x1F600;', '&#12290;', '&#0;', '&lt;', 'Ａ', '　', 'A', '中', '\ud800', '\0'),
+      '</STYLE>', '<p>', '</p>', '<b>', '</b>', '<br/>', '<n>', '<File>', '<Br >', '<input type=x>', '</item>', '<T, U>', '=', '&amp;', '&nbsp;', '&#x1F600;', '&#12290;', '&#0;', '&lt;', 'Ａ', '　', 'A', '中', '\ud800', '\0'),
     fc.string({ maxLength: 3 }),
     fc.string({ unit: 'binary', maxLength: 3 }),
   );

@@ -17,7 +17,7 @@ export const INPUT_SPECS: readonly OptionSpec[] = [
 export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'preset', type: 'string', value: 'NAME', help: 'SimHashChinese or mysimhash (default: the default pipeline)' },
   { name: 'bits', type: 'string', value: '64|128', help: 'fingerprint width (default 64)' },
-  { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text has a tag or entity)' },
+  { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text holds HTML; a bare <file> or <n> alone is text)' },
   { name: 'sketch', type: 'string', value: 'minhash|simhash', help: 'how features become bits (default minhash; simhash: the signed sum)' },
   { name: 'keep-numbers', type: 'boolean', help: 'keep the words made only of digits (default: dropped, as dates, counters and ids)' },
 ];

@@ -131,8 +131,33 @@ function entityAt(t: string, i: number): [number, number] {
   return codePoint === undefined ? [NONE, 0] : [j + 1, codePoint];
 }
 
+/** Elements that HTML often writes bare (void, or closed implicitly); native/core/normalize.cc holds the same list. */
+const BARE_HTML_TAGS = new Set(['b', 'blockquote', 'body', 'br', 'center', 'dd', 'div', 'dt', 'em', 'font', 'h1', 'h2', 'h3',
+  'h4', 'h5', 'h6', 'head', 'hr', 'html', 'i', 'li', 'nobr', 'ol', 'p', 'pre', 'script', 'span', 'strong', 'style', 'sub',
+  'sup', 'table', 'tbody', 'td', 'th', 'tr', 'u', 'ul', 'wbr']);
+
+/**
+ * Whether the markup at t[i] === '<' marks the text as HTML (html: 'auto'): a comment, doctype or
+ * processing instruction, a closing tag, a tag with an attribute (a '=' before its '>'), or a bare
+ * tag of BARE_HTML_TAGS. Any other bare tag is text (placeholders: `<file>`, `<n>`, `List<String>`).
+ */
+function marksHtml(t: string, i: number): boolean {
+  const c = t.charCodeAt(i + 1);
+  if (c === 0x21 || c === 0x3f || c === 0x2f) return true;
+  const close = tagEnd(t, i);
+  let nameStop = i + 1;
+  while (isAlpha(t.charCodeAt(nameStop)) || isAsciiDigit(t.charCodeAt(nameStop))) nameStop++;
+  for (let j = nameStop; j < close; j++) if (t.charCodeAt(j) === 0x3d) return true;
+  const after = t.charCodeAt(nameStop);
+  if (!isSpace(after) && after !== GT && after !== 0x2f) return false;
+  if (nameStop - (i + 1) > 10) return false;
+  let name = '';
+  for (let k = i + 1; k < nameStop; k++) name += String.fromCharCode(lower(t.charCodeAt(k)));
+  return BARE_HTML_TAGS.has(name);
+}
+
 function looksLikeHtml(t: string): boolean {
-  for (let i = t.indexOf('<'); i !== -1; i = t.indexOf('<', i + 1)) if (markupAt(t, i)[0] !== NONE) return true;
+  for (let i = t.indexOf('<'); i !== -1; i = t.indexOf('<', i + 1)) if (markupAt(t, i)[0] !== NONE && marksHtml(t, i)) return true;
   for (let i = t.indexOf('&'); i !== -1; i = t.indexOf('&', i + 1)) if (entityAt(t, i)[0] !== NONE) return true;
   return false;
 }

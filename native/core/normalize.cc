@@ -166,9 +166,37 @@ Entity entity_at(const Text& t, size_t i) {
   return {};
 }
 
+// Elements that HTML often writes bare (void, or closed implicitly): one such tag marks a
+// text as HTML. lib/js/normalize.ts holds the same list.
+const std::string_view kBareHtmlTags[] = {
+    "b", "blockquote", "body", "br", "center", "dd", "div", "dt", "em", "font", "h1", "h2", "h3", "h4",
+    "h5", "h6", "head", "hr", "html", "i", "li", "nobr", "ol", "p", "pre", "script", "span", "strong",
+    "style", "sub", "sup", "table", "tbody", "td", "th", "tr", "u", "ul", "wbr"};
+
+// Whether the markup at t[i] == '<' marks the text as HTML (html: 'auto'): a comment, doctype
+// or processing instruction, a closing tag, a tag with an attribute (a '=' before its '>'), or a
+// bare tag of kBareHtmlTags. Any other bare tag is text: technical text writes placeholders so
+// (`<file>`, `<n>`, `<input>`, `List<String>`), and stripping them would drop their words.
+bool marks_html(const Text& t, size_t i) {
+  const uint32_t c = t[i + 1];
+  if (c == '!' || c == '?' || c == '/') return true;
+  const size_t close = tag_end(t, i);  // markup_at found one: not kNone
+  size_t name_stop = i + 1;
+  while (is_alpha(t[name_stop]) || is_ascii_digit(t[name_stop])) ++name_stop;  // stops at '>' at the latest
+  for (size_t j = name_stop; j < close; ++j) {
+    if (t[j] == '=') return true;
+  }
+  const uint32_t after = t[name_stop];
+  if (!is_space(after) && after != '>' && after != '/') return false;
+  for (std::string_view name : kBareHtmlTags) {
+    if (name_stop - (i + 1) == name.size() && matches(t, i + 1, name)) return true;
+  }
+  return false;
+}
+
 bool looks_like_html(const Text& t) {
   for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '<' && markup_at(t, i).end != kNone) return true;
+    if (t[i] == '<' && markup_at(t, i).end != kNone && marks_html(t, i)) return true;
     if (t[i] == '&' && entity_at(t, i).end != kNone) return true;
   }
   return false;
