@@ -306,8 +306,10 @@ export class DefaultPipelineJs implements FingerprintEngine {
         const cp = norm.charCodeAt(wordStart);
         if (WORD_BMP[cp] === 0) continue;
         if (dropNumbers && isAsciiDigit(cp)) continue;
-        if (this.isStop(facts, norm, wordStart, end, entry)) continue;
-        const unit = this.unit(facts, entry, utf8Length(cp));
+        // Its character's memoized facts are the word's: the same entry (the segmenter's for the character).
+        const info = this.charInfoOf(facts, cp);
+        if ((info & 1) === 1) continue;
+        const unit = info >> 1;
         // With character features a one-character word is its character feature alone (native/core/pipeline.cc says why).
         if (wantChars) table.add(this.bmpHashesOf(cp, HASHED_CHAR), cp * 8, unit, FEATURE_CHAR, wordStart, 1);
         else table.add(this.bmpHashesOf(cp, HASHED_WORD), cp * 8 + 4, unit, 0, wordStart, 1);

@@ -366,8 +366,11 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   };
   // Each word is counted as the segmenter reports it: the facts its route just read are
   // still in cache (counting after the whole text was segmented missed them).
-  s.segmenter.for_each_word(s.normalized, options_.hmm, [&](size_t start, size_t end, int32_t entry) {
-    const std::string_view text(s.normalized.data() + start, end - start);
+  const char* const chars = s.normalized.data();
+  // The values the loop reads are captured by value: the segmenter copies this (trivially
+  // copyable, const) visitor into a local for each batch, where they stay in registers.
+  s.segmenter.for_each_word(s.normalized, options_.hmm, [this, &s, &unit_weight, bytes, chars, want_words, want_chars](size_t start, size_t end, int32_t entry) {
+    const std::string_view text(chars + start, end - start);
     // What the word contributes is fixed by its entry: a dictionary word seen before skips
     // the decoding, stop test, weighting and hashing; so does a short word without an entry
     // (its facts follow from its bytes).
@@ -433,7 +436,7 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
       next = offset;
       const uint32_t cp = decode_valid_utf8(bytes, next);
       if (!is_word_code_point(cp)) continue;
-      const std::string_view ch(s.normalized.data() + offset, next - offset);
+      const std::string_view ch(chars + offset, next - offset);
       Scratch::CharSlot& slot = s.char_slot(cp, ch, options_.use_stop_words, unit_weight);
       if (one_char) {
         // A one-character word: it passed the stop-word check, and its weight is the word's.

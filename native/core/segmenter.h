@@ -64,8 +64,15 @@ class Segmenter {
     run(
         utf8, flags,
         [](void* ctx, const WordSpan* words, size_t count) {
-          Fn& fn = *static_cast<Fn*>(ctx);
-          for (size_t i = 0; i < count; i++) fn(words[i].start, words[i].end, words[i].entry);
+          if constexpr (std::is_trivially_copyable_v<Fn> && std::is_invocable_v<const Fn&, size_t, size_t, int32_t>) {
+            // A visitor that cannot change itself, copied to a local whose address never escapes:
+            // the compiler keeps its fields in registers across the stores of each call.
+            const Fn fn = *static_cast<const Fn*>(ctx);
+            for (size_t i = 0; i < count; i++) fn(words[i].start, words[i].end, words[i].entry);
+          } else {
+            Fn& fn = *static_cast<Fn*>(ctx);
+            for (size_t i = 0; i < count; i++) fn(words[i].start, words[i].end, words[i].entry);
+          }
         },
         const_cast<void*>(static_cast<const void*>(std::addressof(f))));
   }
