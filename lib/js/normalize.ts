@@ -60,15 +60,24 @@ function tagEnd(t: string, i: number): number {
 const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'em', 'font', 'i', 'kbd', 'mark', 'q',
   's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'tt', 'u', 'var', 'wbr']);
 
+/** The end of the tag name (ASCII letters and digits) that starts at t[j]. */
+function tagNameEnd(t: string, j: number): number {
+  while (j < t.length && (isAlpha(t.charCodeAt(j)) || isAsciiDigit(t.charCodeAt(j)))) j++;
+  return j;
+}
+
+/** t[j, end) lowercased, or '' when longer than maxLength (no name of the list it is looked up in is). */
+function lowerTagName(t: string, j: number, end: number, maxLength: number): string {
+  if (end - j > maxLength) return '';
+  let name = '';
+  for (let k = j; k < end; k++) name += String.fromCharCode(lower(t.charCodeAt(k)));
+  return name;
+}
+
 function isInlineTag(t: string, i: number): boolean {
   let j = i + 1;
   if (j < t.length && t.charCodeAt(j) === 0x2f) j++;
-  let end = j;
-  while (end < t.length && (isAlpha(t.charCodeAt(end)) || isAsciiDigit(t.charCodeAt(end)))) end++;
-  if (end - j > 6) return false;
-  let name = '';
-  for (let k = j; k < end; k++) name += String.fromCharCode(lower(t.charCodeAt(k)));
-  return INLINE_TAGS.has(name);
+  return INLINE_TAGS.has(lowerTagName(t, j, tagNameEnd(t, j), 6));
 }
 
 /** [end, separates] of the markup at t[i] === '<', or [NONE, false]. */
@@ -141,23 +150,22 @@ const BARE_HTML_TAGS = new Set(['b', 'blockquote', 'body', 'br', 'center', 'dd',
  * processing instruction, a closing tag, a tag with an attribute (a '=' before its '>'), or a bare
  * tag of BARE_HTML_TAGS. Any other bare tag is text (placeholders: `<file>`, `<n>`, `List<String>`).
  */
-function marksHtml(t: string, i: number): boolean {
+function marksHtml(t: string, i: number, end: number): boolean {
   const c = t.charCodeAt(i + 1);
   if (c === 0x21 || c === 0x3f || c === 0x2f) return true;
-  const close = tagEnd(t, i);
-  let nameStop = i + 1;
-  while (isAlpha(t.charCodeAt(nameStop)) || isAsciiDigit(t.charCodeAt(nameStop))) nameStop++;
-  for (let j = nameStop; j < close; j++) if (t.charCodeAt(j) === 0x3d) return true;
+  // end is markupAt's: past the tag's '>' (a script or style element: past its body; its bare name is listed either way).
+  const nameStop = tagNameEnd(t, i + 1);
+  for (let j = nameStop; j < end; j++) if (t.charCodeAt(j) === 0x3d) return true;
   const after = t.charCodeAt(nameStop);
   if (!isSpace(after) && after !== GT && after !== 0x2f) return false;
-  if (nameStop - (i + 1) > 10) return false;
-  let name = '';
-  for (let k = i + 1; k < nameStop; k++) name += String.fromCharCode(lower(t.charCodeAt(k)));
-  return BARE_HTML_TAGS.has(name);
+  return BARE_HTML_TAGS.has(lowerTagName(t, i + 1, nameStop, 10));
 }
 
 function looksLikeHtml(t: string): boolean {
-  for (let i = t.indexOf('<'); i !== -1; i = t.indexOf('<', i + 1)) if (markupAt(t, i)[0] !== NONE && marksHtml(t, i)) return true;
+  for (let i = t.indexOf('<'); i !== -1; i = t.indexOf('<', i + 1)) {
+    const end = markupAt(t, i)[0];
+    if (end !== NONE && marksHtml(t, i, end)) return true;
+  }
   for (let i = t.indexOf('&'); i !== -1; i = t.indexOf('&', i + 1)) if (entityAt(t, i)[0] !== NONE) return true;
   return false;
 }

@@ -69,6 +69,21 @@ size_t tag_end(const Text& t, size_t i) {
   return kNone;
 }
 
+// The end of the tag name (ASCII letters and digits) that starts at t[j].
+size_t tag_name_end(const Text& t, size_t j) {
+  while (j < t.size() && (is_alpha(t[j]) || is_ascii_digit(t[j]))) ++j;
+  return j;
+}
+
+// Whether t[j, end) is one of `names` (case-insensitive).
+template <size_t N>
+bool is_tag_name(const Text& t, size_t j, size_t end, const std::string_view (&names)[N]) {
+  for (std::string_view name : names) {
+    if (end - j == name.size() && matches(t, j, name)) return true;
+  }
+  return false;
+}
+
 // Inline tags join their neighbours; every other tag separates words.
 bool is_inline_tag(const Text& t, size_t i) {
   size_t j = i + 1;
@@ -76,12 +91,7 @@ bool is_inline_tag(const Text& t, size_t i) {
   static const std::string_view kInline[] = {
       "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "em", "font", "i", "kbd", "mark", "q",
       "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "tt", "u", "var", "wbr"};
-  size_t end = j;
-  while (end < t.size() && (is_alpha(t[end]) || is_ascii_digit(t[end]))) ++end;
-  for (std::string_view name : kInline) {
-    if (end - j == name.size() && matches(t, j, name)) return true;
-  }
-  return false;
+  return is_tag_name(t, j, tag_name_end(t, j), kInline);
 }
 
 struct Markup {
@@ -177,26 +187,26 @@ const std::string_view kBareHtmlTags[] = {
 // or processing instruction, a closing tag, a tag with an attribute (a '=' before its '>'), or a
 // bare tag of kBareHtmlTags. Any other bare tag is text: technical text writes placeholders so
 // (`<file>`, `<n>`, `<input>`, `List<String>`), and stripping them would drop their words.
-bool marks_html(const Text& t, size_t i) {
+// `end` is markup_at's: past the tag's '>' (for a script or style element past its body, whose
+// bare name is in the list either way).
+bool marks_html(const Text& t, size_t i, size_t end) {
   const uint32_t c = t[i + 1];
   if (c == '!' || c == '?' || c == '/') return true;
-  const size_t close = tag_end(t, i);  // markup_at found one: not kNone
-  size_t name_stop = i + 1;
-  while (is_alpha(t[name_stop]) || is_ascii_digit(t[name_stop])) ++name_stop;  // stops at '>' at the latest
-  for (size_t j = name_stop; j < close; ++j) {
+  const size_t name_stop = tag_name_end(t, i + 1);  // before the '>' at end - 1
+  for (size_t j = name_stop; j < end; ++j) {
     if (t[j] == '=') return true;
   }
   const uint32_t after = t[name_stop];
   if (!is_space(after) && after != '>' && after != '/') return false;
-  for (std::string_view name : kBareHtmlTags) {
-    if (name_stop - (i + 1) == name.size() && matches(t, i + 1, name)) return true;
-  }
-  return false;
+  return is_tag_name(t, i + 1, name_stop, kBareHtmlTags);
 }
 
 bool looks_like_html(const Text& t) {
   for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '<' && markup_at(t, i).end != kNone && marks_html(t, i)) return true;
+    if (t[i] == '<') {
+      const Markup markup = markup_at(t, i);
+      if (markup.end != kNone && marks_html(t, i, markup.end)) return true;
+    }
     if (t[i] == '&' && entity_at(t, i).end != kNone) return true;
   }
   return false;
