@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 
 #include "char_class.h"
@@ -84,6 +85,9 @@ inline void add_nibbles(int64_t (*histogram)[16], uint64_t word, int64_t weight)
 
 struct DefaultPipeline::Scratch {
   explicit Scratch(const Segmenter& prototype) : segmenter(prototype) {}
+  // The thread that released it last: acquire() gives a thread its own scratch back, whose
+  // caches are still in that core's cache.
+  std::thread::id last_thread;
   Segmenter segmenter;
   MinHashSketch sketch;
   std::string normalized;
@@ -321,7 +325,13 @@ std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!pool_.empty()) {
-      auto scratch = std::move(pool_.back());
+      const std::thread::id self = std::this_thread::get_id();
+      size_t at = pool_.size() - 1;
+      for (size_t k = 0; k < pool_.size(); ++k) {
+        if (pool_[k]->last_thread == self) at = k;
+      }
+      auto scratch = std::move(pool_[at]);
+      pool_[at] = std::move(pool_.back());
       pool_.pop_back();
       return scratch;
     }
@@ -330,6 +340,7 @@ std::unique_ptr<DefaultPipeline::Scratch> DefaultPipeline::acquire() const {
 }
 
 void DefaultPipeline::release(std::unique_ptr<Scratch> scratch) const {
+  scratch->last_thread = std::this_thread::get_id();
   std::lock_guard<std::mutex> lock(mutex_);
   pool_.push_back(std::move(scratch));
 }
