@@ -222,38 +222,60 @@ uint32_t fold_width(uint32_t c, const NormalizeOptions& options) {
 }
 
 // Appends bytes [from, to) of the input (to at an ASCII byte or the end, so no sequence is cut)
-// width-folded and with invalid bytes as U+FFFD, copying unchanged runs as they are.
+// width-folded and with invalid bytes as U+FFFD. Written through a pointer into room for the
+// whole range: folding only shortens a character, so the room lasts until an invalid byte (one
+// byte in, the three of U+FFFD out), which makes more. (Appending each unchanged run to the
+// string was a call per Chinese punctuation mark, nearly all of them folded or copied.)
 void append_text(const unsigned char* p, size_t n, size_t from, size_t to, const NormalizeOptions& options,
                  std::string& out) {
-  size_t run = from;  // start of the pending unchanged run
+  constexpr size_t kSlack = 8;  // for the 8-byte stores of ASCII runs
+  size_t at = out.size();
+  out.resize(at + (to - from) + kSlack);
+  auto* o = reinterpret_cast<unsigned char*>(out.data()) + at;
   size_t i = from;
   while (i < to) {
     const unsigned char b = p[i];
     if (b < 0x80) {
-      // ASCII text: then eight bytes at a time (memcpy: an unaligned load).
+      // ASCII text: then eight bytes at a time (memcpy: an unaligned load and store).
+      *o++ = b;
       ++i;
       uint64_t word;
-      while (i + 8 <= to && (std::memcpy(&word, p + i, 8), (word & 0x8080808080808080ULL) == 0)) i += 8;
+      while (i + 8 <= to && (std::memcpy(&word, p + i, 8), (word & 0x8080808080808080ULL) == 0)) {
+        std::memcpy(o, &word, 8);
+        o += 8;
+        i += 8;
+      }
       continue;
     }
     // U+4000..U+9FFF (most of CJK): valid whenever both continuation bytes are, and never folded.
     // (x ^ 0x80 is below 0x40 exactly for a continuation byte: one test covers both.)
     if (b >= 0xe4 && b <= 0xe9 && i + 2 < to && ((p[i + 1] ^ 0x80u) | (p[i + 2] ^ 0x80u)) < 0x40) {
+      o[0] = b;
+      o[1] = p[i + 1];
+      o[2] = p[i + 2];
+      o += 3;
       i += 3;
       continue;
     }
     const size_t start = i;
     const uint32_t cp = decode_utf8(p, n, i);
+    // An invalid byte decodes to U+FFFD without being EF BF BD: it is rewritten, two bytes longer.
+    if (cp == 0xfffd && !(i - start == 3 && p[start] == 0xef && p[start + 1] == 0xbf)) {
+      at = static_cast<size_t>(o - reinterpret_cast<unsigned char*>(out.data()));
+      out.resize(at + 3 + (to - i) + kSlack);
+      o = reinterpret_cast<unsigned char*>(out.data()) + at;
+      o += encode_utf8(0xfffd, o);
+      continue;
+    }
     const uint32_t folded = fold_width(cp, options);
-    // An invalid byte decodes to U+FFFD without being EF BF BD: it must be rewritten too.
-    const bool replaced = cp == 0xfffd && !(i - start == 3 && p[start] == 0xef && p[start + 1] == 0xbf);
-    if (folded != cp || replaced) {
-      out.append(reinterpret_cast<const char*>(p) + run, start - run);
-      append_utf8(out, folded);
-      run = i;
+    if (folded != cp) {
+      o += encode_utf8(folded, o);  // ASCII: shorter than the full-width form
+    } else {
+      std::memcpy(o, p + start, i - start);
+      o += i - start;
     }
   }
-  out.append(reinterpret_cast<const char*>(p) + run, to - run);
+  out.resize(static_cast<size_t>(o - reinterpret_cast<unsigned char*>(out.data())));
 }
 
 // The next '<' or '&' at or after `from` (where markup may start), or n.
@@ -297,7 +319,7 @@ void append_markup_free(const Text& t, const NormalizeOptions& options, std::str
 
 void normalize(std::string_view utf8, const NormalizeOptions& options, std::string& out) {
   out.clear();
-  out.reserve(utf8.size());
+  out.reserve(utf8.size() + 8);  // append_text's room: the text and its slack
   const Text t{reinterpret_cast<const unsigned char*>(utf8.data()), utf8.size()};
   const bool may_have_markup = options.html != HtmlMode::kOff &&
                                (utf8.find('<') != std::string_view::npos ||
