@@ -42,6 +42,7 @@ export interface PipelineEngineConfig {
   sketch: 'minhash' | 'simhash';
   hmm: boolean;
   dropNumbers: boolean;
+  wholeUrls: boolean;
   useStopWords: boolean;
   stopWords?: readonly string[];
   userWords: readonly (readonly [string, number | undefined])[];

@@ -87,6 +87,7 @@ export const nativeEngine: Engine = {
       sketch,
       hmm: config.hmm,
       dropNumbers: config.dropNumbers,
+      wholeUrls: config.wholeUrls,
       useStopWords: config.useStopWords,
       stopWords: config.stopWords,
       userWords: config.userWords.map(([word, freq]) => [word, freq ?? -1]),

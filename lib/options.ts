@@ -75,10 +75,18 @@ export interface SimHashOptions {
    * of one template, and say little about what a text is.
    */
   dropNumbers?: boolean;
+  /**
+   * Count a URL as one word feature (default `true`): `https://…` (any scheme) or `www.…`, up to
+   * the first character that is not a URL character, less trailing punctuation. Its scheme, host
+   * and path pieces and their letters would otherwise be a dozen features, so a link added to a
+   * short text outweighed the text. `false` segments a URL like other text. No effect with
+   * `features: 'chars'`.
+   */
+  wholeUrls?: boolean;
 }
 
 const PRESET_OPTION_NAMES = ['preset', 'bits', 'backend'] as const;
-const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'sketch', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase', 'dropNumbers'] as const;
+const PIPELINE_OPTION_NAMES = ['bits', 'backend', 'html', 'weighting', 'features', 'sketch', 'hmm', 'dictionary', 'userDict', 'words', 'stopWords', 'foldWidth', 'lowercase', 'dropNumbers', 'wholeUrls'] as const;
 const OPTION_NAMES = [...PRESET_OPTION_NAMES, ...PIPELINE_OPTION_NAMES.filter((n) => n !== 'bits' && n !== 'backend')];
 
 export function assertOptionObject(options: unknown, name: string, valid: readonly string[]): Record<string, unknown> {
@@ -116,6 +124,7 @@ export interface ResolvedPipelineOptions {
   foldWidth: boolean;
   lowercase: boolean;
   dropNumbers: boolean;
+  wholeUrls: boolean;
 }
 
 export type ResolvedSimHashOptions =
@@ -213,6 +222,7 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
       foldWidth: booleanOption(options, 'foldWidth', true),
       lowercase: booleanOption(options, 'lowercase', true),
       dropNumbers: booleanOption(options, 'dropNumbers', true),
+      wholeUrls: booleanOption(options, 'wholeUrls', true),
     },
   };
 }

@@ -71,6 +71,7 @@ export class SimHash {
       sketch: p.sketch,
       hmm: p.hmm,
       dropNumbers: p.dropNumbers,
+      wholeUrls: p.wholeUrls,
       useStopWords: p.stopWords === undefined || p.stopWords.length > 0,
       ...(p.stopWords !== undefined && p.stopWords.length > 0 ? { stopWords: p.stopWords } : {}),
       userWords: p.words,

@@ -1,6 +1,6 @@
 'use strict';
 // fast-check arbitraries for text the engines must agree on: arbitrary UTF-16
-// (lone surrogates included), Chinese, mixed scripts, markup, NUL, emoji.
+// (lone surrogates included), Chinese, mixed scripts, markup, URLs, NUL, emoji.
 const fc = require('fast-check');
 
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
@@ -10,6 +10,8 @@ const common = fc.constantFrom(...'的了是我你他和与及就都而且中文
 const ascii = fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c));
 const word = fc.constantFrom('SimHash', 'hello', 'C++', '3.14', 'iPhone15', 'e-mail', 'foo_bar', 'x86-64', '2024年');
 const markup = fc.constantFrom('<html>', '</html>', '<p>', '</p>', '<script>', '</script>', '<br/>', '&amp;', '&nbsp;', '-_-', '--', '/', '<header>', '</pre>');
+// Pieces of URLs (the default pipeline counts a URL whole): schemes, www, their punctuation.
+const url = fc.constantFrom('https://', 'http://', 'ftp:', '://', 'www.', 'WWW.', 'www', 'a.com/x?q=1&r=2', '/s/', '#top', ').', '%E4', '[::1]:80', 'svn+ssh://');
 const punctuation = fc.constantFrom(...'，。！？、；：“”‘’（）《》【】…—,.!?;:\'"()[]{}\t\n\r \u3000\u00a0'.split(''));
 const other = fc.constantFrom('é', 'ß', 'Ω', 'ж', '\u0080', '\u00bf', '\u0800', '\ue000', '\ufffd', 'Ａ', 'ｚ', '０', '😀', '👍🏽', '👨‍👩‍👧', '𠀀', '𪚥', '\0', '\u007f', '\u2e80', '\u31c0', '\uff00');
 
@@ -20,6 +22,7 @@ const unit = fc.oneof(
   { arbitrary: word, weight: 2 },
   { arbitrary: punctuation, weight: 3 },
   { arbitrary: markup, weight: 1 },
+  { arbitrary: url, weight: 1 },
   { arbitrary: other, weight: 2 },
   { arbitrary: loneSurrogate, weight: 1 },
   { arbitrary: codeUnit, weight: 1 },

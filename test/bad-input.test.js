@@ -99,6 +99,7 @@ forEachBackend('bad input: SimHash options', (backend) => {
     ['hmm "yes"', { hmm: 'yes' }, TypeError, TYPE],
     ['foldWidth 1', { foldWidth: 1 }, TypeError, TYPE],
     ['dropNumbers "no"', { dropNumbers: 'no' }, TypeError, TYPE],
+    ['wholeUrls 0', { wholeUrls: 0 }, TypeError, TYPE],
     ['words is a string', { words: '新词' }, TypeError, TYPE],
     ['words with an empty word', { words: [''] }, TypeError, VALUE],
     ['words with a number', { words: [42] }, TypeError, TYPE],

@@ -217,6 +217,14 @@ describe('cli', function () {
     assert.deepEqual([kept.fingerprintA, kept.distance], [keep.hex(x), keep.distance(x, y)]);
     assert.notEqual(kept.distance, 0);
     assert.equal(run(['compare', '--keep-numbers', '--preset', 'mysimhash', '--text', x, y]).code, 2);
+    // A URL is one feature unless --split-urls.
+    const [post, linked] = ['这款手机的续航真的很不错，推荐购买', '这款手机的续航真的很不错，推荐购买 https://item.example.com/p/12345.html?spm=a1z10'];
+    assert.equal(JSON.parse(run(['compare', '--text', post, linked]).stdout).distance, simhash.distance(post, linked));
+    const split = JSON.parse(run(['compare', '--split-urls', '--text', post, linked]).stdout);
+    const splitUrls = new lib.SimHash({ wholeUrls: false });
+    assert.deepEqual([split.fingerprintB, split.distance], [splitUrls.hex(linked), splitUrls.distance(post, linked)]);
+    assert.ok(split.distance > simhash.distance(post, linked));
+    assert.equal(run(['compare', '--split-urls', '--preset', 'SimHashChinese', '--text', post, linked]).code, 2);
   });
 
   it('segment: the words (JSONL, TSV), --no-hmm, --mode longest, --features', function () {

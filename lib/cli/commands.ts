@@ -395,7 +395,7 @@ const segmentCommand: Command = {
       }
       simhash = createSimHash(options);
     } else {
-      for (const name of ['preset', 'bits', 'html', 'sketch', 'keep-numbers', 'stop-words']) {
+      for (const name of ['preset', 'bits', 'html', 'sketch', 'keep-numbers', 'split-urls', 'stop-words']) {
         if (args.options.has(name)) throw new UsageError(`--${name} applies with --features only`, this.name);
       }
       const backend = backendOption(args, this.name);

@@ -20,6 +20,7 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text holds HTML; a bare <file> or <n> alone is text)' },
   { name: 'sketch', type: 'string', value: 'minhash|simhash', help: 'how features become bits (default minhash; simhash: the signed sum)' },
   { name: 'keep-numbers', type: 'boolean', help: 'keep the words made only of digits (default: dropped, as dates, counters and ids)' },
+  { name: 'split-urls', type: 'boolean', help: 'segment a URL like other text (default: a URL is one feature)' },
 ];
 
 export const USER_DICT_SPEC: OptionSpec = {
@@ -79,7 +80,7 @@ export function backendOption(args: ParsedArgs, command: string): Backend | unde
   return choice(args, 'backend', ['native', 'js'] as const, command);
 }
 
-/** --preset, --bits, --backend, --html, --sketch, --keep-numbers, --user-dict, --stop-words as SimHash options. */
+/** --preset, --bits, --backend, --html, --sketch, --keep-numbers, --split-urls, --user-dict, --stop-words as SimHash options. */
 export function simhashOptions(args: ParsedArgs, command: string): SimHashOptions {
   const options: SimHashOptions = {};
   const preset = choice(args, 'preset', ['SimHashChinese', 'mysimhash', 'default'] as const, command);
@@ -104,6 +105,10 @@ export function simhashOptions(args: ParsedArgs, command: string): SimHashOption
   if (flag(args, 'keep-numbers')) {
     notWithPreset('keep-numbers', command, options.preset);
     options.dropNumbers = false;
+  }
+  if (flag(args, 'split-urls')) {
+    notWithPreset('split-urls', command, options.preset);
+    options.wholeUrls = false;
   }
   const userDict = pipelineFile(args, 'user-dict', command, options.preset);
   if (userDict !== undefined) options.userDict = userDict;

@@ -1,6 +1,11 @@
 // Twin of native/core/char_class.h: which code points carry words.
 export const isAsciiDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
+/** `[a-zA-Z0-9]` */
+export function isAsciiAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
 export function isWordCodePoint(c: number): boolean {
   if (c < 0x80) return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
   if (c <= 0xbf || c === 0xd7 || c === 0xf7) return false;

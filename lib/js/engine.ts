@@ -25,6 +25,7 @@ export const jsEngine: Engine = {
       sketch: config.sketch,
       hmm: config.hmm,
       dropNumbers: config.dropNumbers,
+      wholeUrls: config.wholeUrls,
       useStopWords: config.useStopWords,
       ...(config.stopWords ? { stopWords: config.stopWords } : {}),
       userWords: config.userWords,

@@ -8,6 +8,7 @@
 // U+FFFD). Tokens are contiguous and cover the input, so each is reported by
 // its end offset, with its dictionary entry (or -1) when asked.
 import { detExpFloor, detLogScaled, MAX_FREQ } from '../dictionary';
+import { isAsciiAlnum } from './char-class';
 import type { DictReader } from './dict-reader';
 import { isHmmHan, STATE_B, STATE_E, STATE_S, Viterbi } from './hmm';
 
@@ -24,11 +25,6 @@ const DECODE_AHEAD = 32;
 
 const OVERLAY_KEY = 0x110000;
 const EMPTY = new Uint8Array(0);
-
-/** `[a-zA-Z0-9]` */
-function isAsciiAlnum(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
 
 const ASCII_HAN = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_HAN[c] = isAsciiAlnum(c) || '+#&._%-'.includes(String.fromCharCode(c)) ? 1 : 0;

@@ -149,7 +149,7 @@ Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value
 }
 
 // config: { dictionary: string (path) | Uint8Array, html: 0|1|2, foldWidth, lowercase,
-//   weighting: 0..3, features: 0..2, sketch: 0 (minhash) | 1 (simhash), hmm, dropNumbers, useStopWords, stopWords?: string[],
+//   weighting: 0..3, features: 0..2, sketch: 0 (minhash) | 1 (simhash), hmm, dropNumbers, wholeUrls, useStopWords, stopWords?: string[],
 //   userWords: [word, freq (-1: suggested)][] }, validated in TypeScript.
 std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi::Object config) {
   require(bits == 64 || bits == 128, env, "bits must be 64 or 128");
@@ -173,6 +173,7 @@ std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi
   options.sketch = static_cast<simhash_zh::Sketch>(sketch);
   options.hmm = config.Get("hmm").ToBoolean();
   options.drop_numbers = config.Get("dropNumbers").ToBoolean();
+  options.whole_urls = config.Get("wholeUrls").ToBoolean();
   options.use_stop_words = config.Get("useStopWords").ToBoolean();
   Napi::Value stop = config.Get("stopWords");
   if (stop.IsArray()) {

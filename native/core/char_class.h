@@ -9,6 +9,11 @@ namespace simhash_zh {
 
 inline bool is_ascii_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 
+// [0-9A-Za-z]
+inline bool is_ascii_alnum(uint32_t c) {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
 inline bool is_word_code_point(uint32_t c) {
   if (c < 0x80) return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
   if (c >= 0x3400 && c <= 0x9fff) return true;                     // CJK ideographs: the common case first

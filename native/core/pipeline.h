@@ -30,6 +30,7 @@ struct PipelineOptions {
   Sketch sketch = Sketch::kMinHash;
   bool hmm = false;
   bool drop_numbers = true;          // drop the words made only of ASCII digits
+  bool whole_urls = true;            // a URL is one word feature (url.h), not its pieces
   bool use_stop_words = true;        // false: keep every word
   bool custom_stop_words = false;    // true: `stop_words` replaces the default list
   std::vector<std::string> stop_words;

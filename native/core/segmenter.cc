@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "char_class.h"
 #include "heap_bytes.h"
 
 namespace simhash_zh {
@@ -11,10 +12,6 @@ namespace {
 
 constexpr uint64_t kOverlayKey = 0x110000;
 constexpr int32_t kLookup = -2;  // emit(): look the entry up when entries are wanted
-
-inline bool is_ascii_alnum(uint32_t c) {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
 
 // jieba-rs RE_HAN_DEFAULT: CJK ideographs, ASCII letters and digits, `+#&._%-`.
 // Bit c of kAsciiHan[c >> 5]: ASCII c is in RE_HAN_DEFAULT (`0-9A-Za-z+#&._%-`).

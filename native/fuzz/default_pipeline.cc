@@ -43,6 +43,7 @@ simhash_zh::PipelineOptions options_for(uint8_t a, uint8_t b) {
   o.hmm = (b & 4) != 0;
   o.use_stop_words = (b & 8) != 0;
   o.drop_numbers = (b & 16) != 0;
+  o.whole_urls = (b & 32) != 0;
   o.sketch = (a & 128) ? simhash_zh::Sketch::kSimHash : simhash_zh::Sketch::kMinHash;
   return o;
 }

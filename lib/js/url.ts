@@ -1,0 +1,49 @@
+// Where a URL starts and ends, so that the default pipeline can count it as one feature
+// (`wholeUrls`): an address's scheme, host and path pieces would otherwise be a dozen word and
+// letter features, and a link added to a short text would outweigh the text.
+// native/core/url.h is its twin (on UTF-8 bytes; a URL is ASCII, so the offsets agree in kind).
+import { isAsciiAlnum } from './char-class';
+
+/** RFC 3986's characters (unreserved, reserved and '%'), by code unit below 128. */
+const URL_CHAR = new Uint8Array(128);
+/** Punctuation that ends a sentence or a bracket around a URL rather than the URL. */
+const URL_TRAILING = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  URL_CHAR[c] = isAsciiAlnum(c) || "-._~:/?#[]@!$&'()*+,;=%".includes(ch) ? 1 : 0;
+  URL_TRAILING[c] = ".,:;!?'()[]".includes(ch) ? 1 : 0;
+}
+
+const isUrlChar = (c: number): boolean => c < 128 && URL_CHAR[c] === 1;
+
+const WWW_DOT = /www\./i;
+
+/** Whether `text` may hold a URL: it has "://" or "www." (any case). A text without either skips the per-word tests. */
+export function mayHoldUrl(text: string): boolean {
+  return text.includes('://') || WWW_DOT.test(text);
+}
+
+/**
+ * Where the URL that the word [start, end) of the normalized `text` begins ends, or 0 when it
+ * begins none. A URL begins at a word of ASCII letters and digits followed by "://" (its
+ * scheme), or at the word "www" (any case) followed by '.' and not preceded by a URL character;
+ * it runs over the URL characters after that, less trailing punctuation, and needs at least one.
+ */
+export function urlEndAfter(text: string, start: number, end: number): number {
+  const n = text.length;
+  let body: number;
+  if (end + 3 <= n && text.charCodeAt(end) === 0x3a && text.charCodeAt(end + 1) === 0x2f && text.charCodeAt(end + 2) === 0x2f) {
+    body = end + 3;
+  } else if (end - start === 3 && (text.charCodeAt(start) | 0x20) === 0x77 && (text.charCodeAt(start + 1) | 0x20) === 0x77 &&
+    (text.charCodeAt(start + 2) | 0x20) === 0x77 && end < n && text.charCodeAt(end) === 0x2e &&
+    (start === 0 || !isUrlChar(text.charCodeAt(start - 1)))) {
+    body = end + 1;
+  } else {
+    return 0;
+  }
+  for (let i = start; i < end; i++) if (!isAsciiAlnum(text.charCodeAt(i))) return 0;
+  let k = body;
+  while (k < n && isUrlChar(text.charCodeAt(k))) k++;
+  while (k > body && URL_TRAILING[text.charCodeAt(k - 1)] === 1) k--;
+  return k > body ? k : 0;
+}

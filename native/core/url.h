@@ -1,0 +1,79 @@
+// Where a URL starts and ends, so that the default pipeline can count it as one feature
+// (`whole_urls`): an address's scheme, host and path pieces would otherwise be a dozen word
+// and letter features, and a link added to a short text would outweigh the text.
+// lib/js/url.ts is its twin.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "char_class.h"
+
+namespace simhash_zh {
+
+// RFC 3986's characters (unreserved, reserved and '%').
+inline bool is_url_byte(unsigned c) {
+  if (is_ascii_alnum(c)) return true;
+  switch (c) {
+    case '-': case '.': case '_': case '~': case ':': case '/': case '?': case '#': case '[': case ']':
+    case '@': case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',':
+    case ';': case '=': case '%':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Punctuation that ends a sentence or a bracket around a URL rather than the URL.
+inline bool is_url_trailing_byte(unsigned c) {
+  switch (c) {
+    case '.': case ',': case ':': case ';': case '!': case '?': case '\'': case '(': case ')': case '[': case ']':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether `text` may hold a URL: it has "://" or a '.' after "www" (any case). A text without
+// either skips the per-word tests.
+inline bool may_hold_url(std::string_view text) {
+  if (text.find("://") != std::string_view::npos) return true;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t at = 3; at < n;) {
+    const void* dot = std::memchr(p + at, '.', n - at);
+    if (dot == nullptr) return false;
+    const size_t d = static_cast<size_t>(static_cast<const unsigned char*>(dot) - p);
+    if ((p[d - 3] | 0x20) == 'w' && (p[d - 2] | 0x20) == 'w' && (p[d - 1] | 0x20) == 'w') return true;
+    at = d + 1;
+  }
+  return false;
+}
+
+// Where the URL that the word [start, end) of the normalized text `p` (n bytes) begins ends,
+// or 0 when it begins none. A URL begins at a word of ASCII letters and digits followed by
+// "://" (its scheme), or at the word "www" (any case) followed by '.' and not preceded by a URL
+// character; it runs over the URL characters after that, less trailing punctuation, and needs
+// at least one of them.
+inline size_t url_end_after(const unsigned char* p, size_t n, size_t start, size_t end) {
+  size_t body;
+  if (end + 3 <= n && p[end] == ':' && p[end + 1] == '/' && p[end + 2] == '/') {
+    body = end + 3;
+  } else if (end - start == 3 && (p[start] | 0x20) == 'w' && (p[start + 1] | 0x20) == 'w' && (p[start + 2] | 0x20) == 'w' &&
+             end < n && p[end] == '.' && (start == 0 || !is_url_byte(p[start - 1]))) {
+    body = end + 1;
+  } else {
+    return 0;
+  }
+  for (size_t i = start; i < end; ++i) {
+    if (!is_ascii_alnum(p[i])) return 0;
+  }
+  size_t k = body;
+  while (k < n && is_url_byte(p[k])) ++k;
+  while (k > body && is_url_trailing_byte(p[k - 1])) --k;
+  return k > body ? k : 0;
+}
+
+}  // namespace simhash_zh
