@@ -18,6 +18,7 @@
 #include "simhash_index.h"
 #include "segmenter.h"
 #include "test_support.h"
+#include "url.h"
 #include "utf16.h"
 
 namespace {
@@ -105,6 +106,35 @@ void test_utf16() {
     same = simhash_zh::utf16_to_utf8(units.data(), units.size(), buffer) == expected;
   }
   check(same, "utf16_to_utf8 equals a unit-by-unit encoder on random runs");
+}
+
+// url_end_after: where the URL a word begins ends (0: none), by the rules of url.h.
+void test_url_spans() {
+  struct Case {
+    const char* text;
+    size_t start, end;  // the word
+    size_t want;
+  };
+  const Case cases[] = {
+      {"see https://a.cn/x?q=1.", 4, 9, 22},   // trailing '.' is the sentence's
+      {"https://", 0, 5, 0},                   // no body
+      {"(http://x.org/a_(b)).", 1, 5, 18},     // trailing brackets go too
+      {"WWW.Example.com/p", 0, 3, 17},         // www in any case
+      {"x.www.y", 2, 5, 0},                    // after a URL character
+      {"\xe8\xa7\x81www.a.cn", 3, 6, 11},      // after a Chinese character
+      {"wwww.a", 0, 4, 0},                     // not the word www
+      {"a+b://c", 2, 3, 7},                    // the scheme is the word before ://
+      {"http:/x", 0, 4, 0},
+      {"ftp://\xe4\xb8\xad", 0, 3, 0},         // a URL is ASCII
+  };
+  for (const Case& c : cases) {
+    const auto* p = reinterpret_cast<const unsigned char*>(c.text);
+    const size_t got = simhash_zh::url_end_after(p, std::strlen(c.text), c.start, c.end);
+    check(got == c.want, (std::string("url_end_after: ") + c.text).c_str());
+  }
+  check(simhash_zh::may_hold_url("a://b") && simhash_zh::may_hold_url("x WwW.y") && !simhash_zh::may_hold_url("www:/ w.ww.") &&
+            !simhash_zh::may_hold_url(""),
+        "may_hold_url");
 }
 
 void test_hamming() {
@@ -593,6 +623,7 @@ int main() {
   test_simhash_chinese_seed_demo();
   test_mysimhash();
   test_utf16();
+  test_url_spans();
   test_hamming();
   test_index_layouts();
   test_index_brute_force();
