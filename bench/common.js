@@ -43,9 +43,60 @@ const NAMED_CORPORA = {
   gettext: { source: 'zh_CN gettext messages installed (/usr/share/locale/zh_CN/LC_MESSAGES/*.mo)', lines: gettextLines },
 };
 
+const JSONL_FILE = /\.(?:jsonl|ndjson)$/i;
+const HTML_FILE = /\.x?html?$/i;
+const CORPUS_FILE = /\.(?:txt|text|utf8|md|jsonl|ndjson|x?html?)$/i;
+/** The fields a JSONL record's text is taken from: the first one that holds a string. */
+const TEXT_FIELDS = ['text', 'content', 'body'];
+
+/**
+ * The files of a --corpus path: the file itself, or a directory's text, HTML and JSONL files
+ * (by extension, recursively, in code-unit order of their paths).
+ */
+function corpusFiles(file) {
+  if (!fs.statSync(file).isDirectory()) return [file];
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && CORPUS_FILE.test(entry.name)) found.push(full);
+    }
+  };
+  walk(file);
+  found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (found.length === 0) throw new Error(`--corpus ${file}: no .txt, .html or .jsonl files in the directory`);
+  return found;
+}
+
+/**
+ * The texts of one corpus file: a JSONL (.jsonl, .ndjson) file's records, each its first
+ * string field of TEXT_FIELDS (a record without one, or a line that is not JSON, is an error
+ * naming the line); any other file's whole text. A UTF-8 BOM is dropped.
+ */
+function fileTexts(file) {
+  const raw = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  if (!JSONL_FILE.test(file)) return [raw];
+  const texts = [];
+  raw.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`${file}:${i + 1}: not JSON (${error.message})`);
+    }
+    const field = record !== null && typeof record === 'object' ? TEXT_FIELDS.find((f) => typeof record[f] === 'string') : undefined;
+    if (field === undefined) throw new Error(`${file}:${i + 1}: no string field ${TEXT_FIELDS.join(', ')}`);
+    texts.push(record[field]);
+  });
+  return texts;
+}
+
 /**
  * Lines of real Chinese text: the novel 围城 from nodejieba's test data, or the --corpus
- * files (or `man`, `news`: NAMED_CORPORA).
+ * files (or `man`, `news`: NAMED_CORPORA). A --corpus path may be a directory (corpusFiles);
+ * a JSONL record is one text, whatever its newlines; other files give a text per line.
  */
 function corpusLines(files) {
   const sources = files && files.length ? files : [npmDataFile('nodejieba', WEICHENG)];
@@ -53,7 +104,9 @@ function corpusLines(files) {
   const names = [];
   for (const file of sources) {
     const named = NAMED_CORPORA[file];
-    const fileLines = named ? named.lines() : fs.readFileSync(file, 'utf8').split(/\r?\n/);
+    const fileLines = named
+      ? named.lines()
+      : corpusFiles(file).flatMap((f) => (JSONL_FILE.test(f) ? fileTexts(f) : fileTexts(f)[0].split(/\r?\n/)));
     names.push(named ? named.source : path.relative(process.cwd(), file));
     for (const line of fileLines) {
       const trimmed = line.trim();
@@ -134,4 +187,4 @@ function argValues(flag) {
   return values;
 }
 
-module.exports = { NAMED_CORPORA, corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };
+module.exports = { NAMED_CORPORA, HTML_FILE, JSONL_FILE, corpusFiles, fileTexts, corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // bench/fingerprint: the full fingerprint pipeline against its peers, in one
 // process on one corpus, in interleaved rounds. `node bench/fingerprint.js [--corpus FILE|man|news|gettext ...] [--rounds N] [--json FILE]`
-// (man: the installed zh man pages' prose; news: examples/news.jsonl; default: 围城)
+// (man: the installed zh man pages' prose; news: examples/news.jsonl; default: 围城; FILE: a text per
+// line, a .jsonl record's text/content/body field per record, or a directory of such files)
 // (every number as JSON to FILE; default bench/results/fingerprint.json, which `npm run bench` reads)
 'use strict';
 const { SimHash } = require('..');

@@ -234,6 +234,20 @@ function parseCorpusArg(arg) {
   return { file: path.resolve(file), label: file, format, sets };
 }
 
+/**
+ * The normalized text of a --corpus path: a file, or a directory's files (bench/common.js
+ * corpusFiles) one after another, each reduced by its own format; a JSONL file's records
+ * (their `text`, `content` or `body` field) a paragraph or more each.
+ */
+function fileText(file, format) {
+  const { corpusFiles, fileTexts, HTML_FILE } = require('../common');
+  const files = corpusFiles(file);
+  const single = files.length === 1 && files[0] === file;
+  return files
+    .map((f) => normalizeSource(fileTexts(f).join('\n'), single ? format : HTML_FILE.test(f) ? 'html' : 'text'))
+    .join('\n');
+}
+
 /** The text of a named corpus, a line per text. */
 function namedText(source) {
   const lines = source.lines();
@@ -251,8 +265,9 @@ function buildCorpus({ sources, seed = 1, bases = 400, limits = DEFAULT_LIMITS }
   const described = [];
   const pools = { documents: [], short: [] };
   sources.forEach((source, index) => {
-    const raw = source.text !== undefined ? source.text : source.lines ? namedText(source) : fs.readFileSync(source.file, 'utf8');
-    const text = normalizeSource(raw, source.format);
+    const text = source.text !== undefined ? normalizeSource(source.text, source.format)
+      : source.lines ? normalizeSource(namedText(source))
+      : fileText(source.file, source.format);
     const paragraphs = splitParagraphs(text);
     let characters = text.length;
     for (let i = 0; i < text.length; i++) {
