@@ -79,7 +79,9 @@ export interface SimHashOptions {
    * Count a URL as one word feature (default `true`): `https://…` (any scheme) or `www.…`, up to
    * the first character that is not a URL character, less trailing punctuation. Its scheme, host
    * and path pieces and their letters would otherwise be a dozen features, so a link added to a
-   * short text outweighed the text. `false` segments a URL like other text. No effect with
+   * short text outweighed the text. An e-mail address (`local@domain.tld`: letters, digits and
+   * `._%+-` before the `@`, two or more dotted labels after it, the last starting with a letter)
+   * is one word feature too. `false` segments both like other text. No effect with
    * `features: 'chars'`.
    */
   wholeUrls?: boolean;

@@ -10,8 +10,9 @@ const common = fc.constantFrom(...'的了是我你他和与及就都而且中文
 const ascii = fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c));
 const word = fc.constantFrom('SimHash', 'hello', 'C++', '3.14', 'iPhone15', 'e-mail', 'foo_bar', 'x86-64', '2024年');
 const markup = fc.constantFrom('<html>', '</html>', '<p>', '</p>', '<script>', '</script>', '<br/>', '&amp;', '&nbsp;', '-_-', '--', '/', '<header>', '</pre>');
-// Pieces of URLs (the default pipeline counts a URL whole): schemes, www, their punctuation.
-const url = fc.constantFrom('https://', 'http://', 'ftp:', '://', 'www.', 'WWW.', 'www', 'a.com/x?q=1&r=2', '/s/', '#top', ').', '%E4', '[::1]:80', 'svn+ssh://');
+// Pieces of URLs and e-mail addresses (the default pipeline counts each whole): schemes, www, '@', their punctuation.
+const url = fc.constantFrom('https://', 'http://', 'ftp:', '://', 'www.', 'WWW.', 'www', 'a.com/x?q=1&r=2', '/s/', '#top', ').', '%E4', '[::1]:80', 'svn+ssh://',
+  '@', 'a.b@', '@x.cn', 'me+tag@Mail.Example.org', '_%-', '@1.2', '-x.');
 const punctuation = fc.constantFrom(...'，。！？、；：“”‘’（）《》【】…—,.!?;:\'"()[]{}\t\n\r \u3000\u00a0'.split(''));
 const other = fc.constantFrom('é', 'ß', 'Ω', 'ж', '\u0080', '\u00bf', '\u0800', '\ue000', '\ufffd', 'Ａ', 'ｚ', '０', '😀', '👍🏽', '👨‍👩‍👧', '𠀀', '𪚥', '\0', '\u007f', '\u2e80', '\u31c0', '\uff00');
 

@@ -111,6 +111,25 @@ forEachBackend('default pipeline', (backend) => {
     assert.deepEqual(tokens(chars, 'https://a.cn'), tokens(new lib.SimHash({ backend, features: 'chars', wholeUrls: false }), 'https://a.cn'));
     assert.throws(() => new lib.SimHash({ backend, wholeUrls: 'yes' }), (e) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_TYPE');
   });
+  it('counts an e-mail address as one word feature too (wholeUrls: false segments it)', function () {
+    const words = (h, text) => h.tokens(text).filter((t) => t.kind === 'word').map((t) => t.token);
+    assert.deepEqual(words(simhash, '请联系 Zhang.San-01@Mail.Example.COM.'), ['联系', 'zhang.san-01@mail.example.com']);
+    assert.deepEqual(words(simhash, '写信给a@b.cn，或x_y%z+q@sub-d.example.org！'), ['写信给', 'a@b.cn', 'x_y%z+q@sub-d.example.org']);
+    // Not an address: a version after '@', a domain of one label, a local part after a
+    // local-part character, an '@' after Chinese; mailto: is a word before the address.
+    assert.deepEqual(words(simhash, 'pkg@1.2.3 发布'), ['pkg', '发布']);
+    assert.deepEqual(words(simhash, 'foo@bar 没有点 --x@y.com @北京大学'), ['foo', '没有', 'com', '北京大学']);
+    assert.deepEqual(words(simhash, 'mailto:me@x.io'), ['mailto', 'me@x.io']);
+    // A URL that holds an '@' stays one URL.
+    assert.deepEqual(words(simhash, 'https://u@h.com/p 和 www.a.com/b@c.de'), ['https://u@h.com/p', 'www.a.com/b@c.de']);
+    // Two copies of a ticket that differ in the sender's address: one feature apart.
+    const ticket = '这个软件安装以后无法启动，提示缺少运行库，重装了两次还是一样。我的邮箱';
+    const [a, b] = [`${ticket} zhang.san.1987@company-mail.com.cn`, `${ticket} li_si@qq.com`];
+    assert.equal(simhash.distance(a, b), 2);
+    const split = new lib.SimHash({ backend, wholeUrls: false });
+    assert.equal(split.distance(a, b), 12);
+    assert.deepEqual(words(split, 'zhang.san@qq.com'), ['zhang', 'san', 'qq', 'com']);
+  });
   it('the minhash sketch is the one its description gives (a BigInt reimplementation over tokens())', function () {
     const texts = [TEXT1, TEXT2, TEXT3, '北京', '北京北京北京', 'a b c d e f g h 一二三四五六七八九十', '近似重复检测'.repeat(40)];
     for (const bits of [64, 128]) {

@@ -20,7 +20,7 @@ export const PRESET_SPECS: readonly OptionSpec[] = [
   { name: 'html', type: 'string', value: 'auto|true|false', help: 'strip markup (default auto: when the text holds HTML; a bare <file> or <n> alone is text)' },
   { name: 'sketch', type: 'string', value: 'minhash|simhash', help: 'how features become bits (default minhash; simhash: the signed sum)' },
   { name: 'keep-numbers', type: 'boolean', help: 'keep the words made only of digits (default: dropped, as dates, counters and ids)' },
-  { name: 'split-urls', type: 'boolean', help: 'segment a URL like other text (default: a URL is one feature)' },
+  { name: 'split-urls', type: 'boolean', help: 'segment URLs and e-mail addresses like other text (default: each is one feature)' },
 ];
 
 export const USER_DICT_SPEC: OptionSpec = {

@@ -8,7 +8,7 @@ import { featureHash } from './feature-hash';
 import { MinHashSketch, raceWeight } from './minhash-sketch';
 import { normalize, type NormalizeOptions } from './normalize';
 import { FLAG_ENTRIES, FLAG_HMM, SegmenterJs, type TokenSink } from './segmenter';
-import { mayHoldUrl, urlEndAfter } from './url';
+import { addressEndAfter, mayHoldAddress } from './url';
 
 export type WeightingName = 'tfidf' | 'tf' | 'length' | 'uniform';
 export type FeatureSetName = 'mixed' | 'words' | 'chars';
@@ -23,7 +23,7 @@ export interface PipelineConfig {
   hmm: boolean;
   /** Drop the words made only of ASCII digits. */
   dropNumbers: boolean;
-  /** Count a URL as one word feature (./url.ts). */
+  /** Count a URL or an e-mail address as one word feature (./url.ts). */
   wholeUrls: boolean;
   /** false: keep every word. */
   useStopWords: boolean;
@@ -295,8 +295,8 @@ export class DefaultPipelineJs implements FingerprintEngine {
     const wantWords = this.config.features !== 'chars';
     const wantChars = this.config.features !== 'words';
     const dropNumbers = this.config.dropNumbers;
-    const wholeUrls = wantWords && this.config.wholeUrls && mayHoldUrl(norm);
-    let urlEnd = 0;  // the end of the URL counted last: words before it are its pieces
+    const wholeUrls = wantWords && this.config.wholeUrls && mayHoldAddress(norm);
+    let addressEnd = 0;  // the end of the URL or e-mail address counted last: words before it are its pieces
     const ends = sink.ends;
     const entries = sink.entries;
     const count = sink.count;
@@ -306,18 +306,18 @@ export class DefaultPipelineJs implements FingerprintEngine {
       const entry = entries[w]!;
       const wordStart = start;
       start = end;
-      // Only in a text that may hold a URL; a URL and its pieces are ASCII.
+      // Only in a text that may hold a URL or an e-mail address; both and their pieces are ASCII.
       if (wholeUrls && norm.charCodeAt(wordStart) < 0x80) {
-        if (wordStart < urlEnd) continue;
-        const endOfUrl = urlEndAfter(norm, wordStart, end);
-        if (endOfUrl !== 0) {
-          // One word feature: the URL's text, hashed as a word's (ASCII: a code unit per byte).
-          const length = endOfUrl - wordStart;
+        if (wordStart < addressEnd) continue;
+        const endOfAddress = addressEndAfter(norm, wordStart, end);
+        if (endOfAddress !== 0) {
+          // One word feature: the address's text, hashed as a word's (ASCII: a code unit per byte).
+          const length = endOfAddress - wordStart;
           if (this.cps.length < length) this.cps = new Uint32Array(length * 2);
           for (let i = 0; i < length; i++) this.cps[i] = norm.charCodeAt(wordStart + i);
           featureHash(this.cps, 0, length, this.hash);
           table.add(this.hashWords, 0, this.unit(facts, -1, length), 0, wordStart, length);
-          urlEnd = endOfUrl;
+          addressEnd = endOfAddress;
           continue;
         }
       }

@@ -1,7 +1,8 @@
-// Where a URL starts and ends, so that the default pipeline can count it as one feature
-// (`wholeUrls`): an address's scheme, host and path pieces would otherwise be a dozen word and
-// letter features, and a link added to a short text would outweigh the text.
-// native/core/url.h is its twin (on UTF-8 bytes; a URL is ASCII, so the offsets agree in kind).
+// Where a URL or an e-mail address starts and ends, so that the default pipeline can count it as
+// one feature (`wholeUrls`): an address's scheme, host, path or user pieces would otherwise be a
+// dozen word and letter features, and a link or an address added to a short text would outweigh
+// the text. native/core/url.h is its twin (on UTF-8 bytes; an address is ASCII, so the offsets
+// agree in kind).
 import { isAsciiAlnum } from './char-class';
 
 /** RFC 3986's characters (unreserved, reserved and '%'), by code unit below 128. */
@@ -46,4 +47,51 @@ export function urlEndAfter(text: string, start: number, end: number): number {
   while (k < n && isUrlChar(text.charCodeAt(k))) k++;
   while (k > body && URL_TRAILING[text.charCodeAt(k - 1)] === 1) k--;
   return k > body ? k : 0;
+}
+
+/** The characters of an e-mail address's local part that this rule takes (RFC 5322's dot-atom less the rarely written ones). */
+const isEmailLocalChar = (c: number): boolean =>
+  isAsciiAlnum(c) || c === 0x2e || c === 0x5f || c === 0x25 || c === 0x2b || c === 0x2d;
+
+/**
+ * Where the e-mail address that the word [start, end) of `text` begins ends, or 0 when it begins
+ * none. An address begins at a word of ASCII letters and digits not preceded by a local-part
+ * character; its local part runs over those characters to an '@', and its domain is two or more
+ * labels of letters, digits and '-' joined by single dots, the last one starting with a letter
+ * (so `pkg@1.2.3` is none); a dot after the last label is not the address's.
+ */
+export function emailEndAfter(text: string, start: number, end: number): number {
+  if (start > 0 && isEmailLocalChar(text.charCodeAt(start - 1))) return 0;
+  for (let i = start; i < end; i++) if (!isAsciiAlnum(text.charCodeAt(i))) return 0;
+  const n = text.length;
+  let at = end;
+  while (at < n && isEmailLocalChar(text.charCodeAt(at))) at++;
+  if (at >= n || text.charCodeAt(at) !== 0x40) return 0;
+  let k = at + 1;
+  let labels = 0;
+  let lastLabel = 0;
+  let domainEnd = 0;
+  for (;;) {
+    const label = k;
+    while (k < n && (isAsciiAlnum(text.charCodeAt(k)) || text.charCodeAt(k) === 0x2d)) k++;
+    if (k === label) break;
+    labels++;
+    lastLabel = label;
+    domainEnd = k;
+    if (k >= n || text.charCodeAt(k) !== 0x2e) break;
+    k++;
+  }
+  const tld = text.charCodeAt(lastLabel) | 0x20;
+  if (labels < 2 || tld < 0x61 || tld > 0x7a) return 0;
+  return domainEnd;
+}
+
+/** Whether `text` may hold a URL or an e-mail address (mayHoldUrl, or an '@'). */
+export function mayHoldAddress(text: string): boolean {
+  return text.includes('@') || mayHoldUrl(text);
+}
+
+/** Where the URL (urlEndAfter) or else the e-mail address (emailEndAfter) that the word [start, end) begins ends, or 0. */
+export function addressEndAfter(text: string, start: number, end: number): number {
+  return urlEndAfter(text, start, end) || emailEndAfter(text, start, end);
 }

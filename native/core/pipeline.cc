@@ -183,8 +183,9 @@ struct DefaultPipeline::Scratch {
   }
   ZeroedArray<CharSlot> by_alphabet_id;
   std::unordered_map<uint32_t, CharSlot> outside_alphabet;  // nodes: references stay valid
-  // The end of the URL counted last in the current text: words before it are its pieces.
-  size_t url_end = 0;
+  // The end of the URL or e-mail address counted last in the current text: words before it
+  // are its pieces.
+  size_t address_end = 0;
 
   CharSlot& alphabet_slot(uint32_t id) { return by_alphabet_id[id]; }
 
@@ -248,7 +249,7 @@ struct DefaultPipeline::Scratch {
   }
   void reset() {
     entries.clear();
-    url_end = 0;
+    address_end = 0;
     if (++text_serial == 0) {
       // Wrapped: no slot may claim the new text.
       for (CharSlot& slot : by_alphabet_id) slot.mark.text = 0;
@@ -287,19 +288,19 @@ struct DefaultPipeline::Scratch {
     entries.push_back(Entry{slot.hash, 1, unit, kFeatureChar, static_cast<uint32_t>(first), static_cast<uint32_t>(length)});
   }
 
-  // Whether the word [start, end) of the normalized text begins a URL (url.h); if so, counts
-  // the URL as one word feature, weighted as a word without an entry, and notes its end. Kept
-  // out of line: rare, and the per-word visitor runs faster without it.
+  // Whether the word [start, end) of the normalized text begins a URL or an e-mail address
+  // (url.h); if so, counts it as one word feature, weighted as a word without an entry, and
+  // notes its end. Kept out of line: rare, and the per-word visitor runs faster without it.
   template <class UnitWeight>
-  [[gnu::noinline]] bool take_url(size_t start, size_t end, UnitWeight& unit_weight) {
+  [[gnu::noinline]] bool take_address(size_t start, size_t end, UnitWeight& unit_weight) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(normalized.data());
-    const size_t after = url_end_after(bytes, normalized.size(), start, end);
+    const size_t after = address_end_after(bytes, normalized.size(), start, end);
     if (after == 0) return false;
     // Its bytes are its code points: hashed as a word of that text.
     FeatureHasher hasher;
     for (size_t i = start; i < after; ++i) hasher.add(bytes[i]);
     add_word_hash(hasher.finish(), unit_weight(-1, after - start), start, after - start);
-    url_end = after;
+    address_end = after;
     return true;
   }
 
@@ -398,15 +399,16 @@ void DefaultPipeline::collect(std::string_view utf8, Scratch& s) const {
   // Each word is counted as the segmenter reports it: the facts its route just read are
   // still in cache (counting after the whole text was segmented missed them).
   const char* const chars = s.normalized.data();
-  const bool whole_urls = want_words && options_.whole_urls && may_hold_url(s.normalized);
+  const bool whole_urls = want_words && options_.whole_urls && may_hold_address(s.normalized);
   // The values the loop reads are captured by value: the segmenter copies this (trivially
   // copyable, const) visitor into a local for each batch, where they stay in registers.
   s.segmenter.for_each_word(s.normalized, options_.hmm, [this, &s, &unit_weight, bytes, chars, want_words, want_chars, whole_urls](size_t start, size_t end, int32_t entry) {
-    // Only in a text that may hold a URL. A URL and its pieces are ASCII, and a URL's first word
-    // is followed by ':' or '.' (the normalized string's terminator reads as neither).
+    // Only in a text that may hold a URL or an e-mail address. Both and their pieces are ASCII,
+    // and their first word is followed by ':', '.', '@' or a local-part character (the
+    // normalized string's terminator reads as none of them).
     if (whole_urls && bytes[start] < 0x80) {
-      if (start < s.url_end) return;  // a piece of the URL counted whole
-      if ((bytes[end] == ':' || bytes[end] == '.') && s.take_url(start, end, unit_weight)) return;
+      if (start < s.address_end) return;  // a piece of the address counted whole
+      if (may_follow_address_start(bytes[end]) && s.take_address(start, end, unit_weight)) return;
     }
     const std::string_view text(chars + start, end - start);
     // What the word contributes is fixed by its entry: a dictionary word seen before skips

@@ -1,7 +1,7 @@
-// Where a URL starts and ends, so that the default pipeline can count it as one feature
-// (`whole_urls`): an address's scheme, host and path pieces would otherwise be a dozen word
-// and letter features, and a link added to a short text would outweigh the text.
-// lib/js/url.ts is its twin.
+// Where a URL or an e-mail address starts and ends, so that the default pipeline can count it
+// as one feature (`whole_urls`): an address's scheme, host, path or user pieces would otherwise
+// be a dozen word and letter features, and a link or an address added to a short text would
+// outweigh the text. lib/js/url.ts is its twin.
 #pragma once
 
 #include <cstddef>
@@ -74,6 +74,61 @@ inline size_t url_end_after(const unsigned char* p, size_t n, size_t start, size
   while (k < n && is_url_byte(p[k])) ++k;
   while (k > body && is_url_trailing_byte(p[k - 1])) --k;
   return k > body ? k : 0;
+}
+
+// The characters of an e-mail address's local part that this rule takes (RFC 5322's dot-atom
+// less the rarely written ones).
+inline bool is_email_local_byte(unsigned c) {
+  return is_ascii_alnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
+}
+
+// Where the e-mail address that the word [start, end) of `p` (n bytes) begins ends, or 0 when it
+// begins none. An address begins at a word of ASCII letters and digits not preceded by a
+// local-part character; its local part runs over those characters to an '@', and its domain is
+// two or more labels of letters, digits and '-' joined by single dots, the last one starting
+// with a letter (so `pkg@1.2.3` is none); a dot after the last label is not the address's.
+inline size_t email_end_after(const unsigned char* p, size_t n, size_t start, size_t end) {
+  if (start > 0 && is_email_local_byte(p[start - 1])) return 0;
+  for (size_t i = start; i < end; ++i) {
+    if (!is_ascii_alnum(p[i])) return 0;
+  }
+  size_t at = end;
+  while (at < n && is_email_local_byte(p[at])) ++at;
+  if (at >= n || p[at] != '@') return 0;
+  size_t k = at + 1;
+  size_t labels = 0;
+  size_t last_label = 0;
+  size_t domain_end = 0;
+  for (;;) {
+    const size_t label = k;
+    while (k < n && (is_ascii_alnum(p[k]) || p[k] == '-')) ++k;
+    if (k == label) break;
+    ++labels;
+    last_label = label;
+    domain_end = k;
+    if (k >= n || p[k] != '.') break;
+    ++k;
+  }
+  const unsigned tld = p[last_label] | 0x20U;
+  if (labels < 2 || tld < 'a' || tld > 'z') return 0;
+  return domain_end;
+}
+
+// Whether `text` may hold a URL or an e-mail address (may_hold_url, or an '@').
+inline bool may_hold_address(std::string_view text) {
+  return text.find('@') != std::string_view::npos || may_hold_url(text);
+}
+
+// Whether byte c may follow the first word of a URL or an e-mail address: ':' or '.' (a URL),
+// '@' or a local-part character (an address; a letter or digit where the segmenter split a run
+// of them). address_end_after is 0 after any other byte: a cheap test before it.
+inline bool may_follow_address_start(unsigned c) { return c == ':' || c == '@' || is_email_local_byte(c); }
+
+// Where the URL (url_end_after) or else the e-mail address (email_end_after) that the word
+// [start, end) begins ends, or 0 when it begins neither.
+inline size_t address_end_after(const unsigned char* p, size_t n, size_t start, size_t end) {
+  const size_t url = url_end_after(p, n, start, end);
+  return url != 0 ? url : email_end_after(p, n, start, end);
 }
 
 }  // namespace simhash_zh

@@ -137,6 +137,38 @@ void test_url_spans() {
         "may_hold_url");
 }
 
+// email_end_after and address_end_after: where the e-mail address (or URL) a word begins ends.
+void test_email_spans() {
+  struct Case {
+    const char* text;
+    size_t start, end;  // the word
+    size_t want;
+  };
+  const Case cases[] = {
+      {"Zhang.San-01@Mail.Example.COM.", 0, 5, 29},  // the sentence's '.' is not the address's
+      {"x_y%z+q@sub-d.example.org!", 0, 1, 25},
+      {"a.b@c.cn", 2, 3, 0},                         // after a local-part character
+      {"pkg@1.2.3", 0, 3, 0},                        // the last label starts with a digit
+      {"foo@bar", 0, 3, 0},                          // one label
+      {"a@b..cn", 0, 1, 0},                          // an empty label ends the domain
+      {"a@b.cnä¸­", 0, 1, 6},               // ends at a Chinese character
+      {"a@", 0, 1, 0},
+      {"å¼ @x.cn", 3, 4, 0},                // the word is not ASCII letters and digits ('@' is not)
+  };
+  for (const Case& c : cases) {
+    const auto* p = reinterpret_cast<const unsigned char*>(c.text);
+    const size_t got = simhash_zh::email_end_after(p, std::strlen(c.text), c.start, c.end);
+    check(got == c.want, (std::string("email_end_after: ") + c.text).c_str());
+    check(c.want == 0 || simhash_zh::may_follow_address_start(p[c.end]), (std::string("may_follow_address_start: ") + c.text).c_str());
+  }
+  const auto* url = reinterpret_cast<const unsigned char*>("https://u@h.com/p");
+  check(simhash_zh::address_end_after(url, 17, 0, 5) == 17, "address_end_after: a URL with '@' is the URL");
+  const auto* mail = reinterpret_cast<const unsigned char*>("me@x.io");
+  check(simhash_zh::address_end_after(mail, 7, 0, 2) == 7, "address_end_after: an e-mail address");
+  check(simhash_zh::may_hold_address("x@y") && simhash_zh::may_hold_address("a://b") && !simhash_zh::may_hold_address("abc"),
+        "may_hold_address");
+}
+
 void test_hamming() {
   check(simhash_zh::hamming_distance({0, 0}, {~0ULL, ~0ULL}) == 128, "hamming 128");
   check(simhash_zh::popcount64(0x8000000000000001ULL) == 2, "popcount");
@@ -624,6 +656,7 @@ int main() {
   test_mysimhash();
   test_utf16();
   test_url_spans();
+  test_email_spans();
   test_hamming();
   test_index_layouts();
   test_index_brute_force();
