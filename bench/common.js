@@ -39,7 +39,8 @@ function gettextLines() {
 // Named corpora for --corpus, besides files (bench/quality.js takes them too).
 const NAMED_CORPORA = {
   man: { source: 'man pages (zh_CN, zh_TW) installed', lines: manPageLines },
-  news: { source: 'examples/news.jsonl', lines: newsLines },
+  // pages: its records are pages' text, some with their markup (bench/quality reduces those to text).
+  news: { source: 'examples/news.jsonl', lines: newsLines, pages: true },
   gettext: { source: 'zh_CN gettext messages installed (/usr/share/locale/zh_CN/LC_MESSAGES/*.mo)', lines: gettextLines },
 };
 

@@ -349,8 +349,9 @@ function formatReport(result) {
 
 const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON ...] [--bases N] [--seed S] [--json OUT]
   --corpus FILE   UTF-8 text (.html files are reduced to text; a .jsonl or .ndjson file's records
-                  are their text, content or body field; a directory is its .txt, .html and .jsonl
-                  files) to cut bases from, instead of the default corpus; repeatable; prefix with
+                  are their text, content or body field, reduced to text when they hold HTML; a
+                  directory is its .txt, .html and .jsonl files) to cut bases from, instead of the
+                  default corpus; repeatable; prefix with
                   documents: or short: to use it for one set;
                   FILE man, news or gettext: the installed man pages' prose lines, the package's
                   sample, the zh_CN gettext messages installed (e.g. short:gettext)

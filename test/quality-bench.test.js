@@ -325,18 +325,20 @@ describe('quality benchmark: methods and CLI', function () {
     try {
       fs.mkdirSync(path.join(dir, 'sub'));
       fs.writeFileSync(path.join(dir, 'b.txt'), '\uFEFF第一行。\n第二行。\n');
-      fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"id":1,"text":"记录一\\n第二段"}\n\n{"content":"记录二"}\n');
+      fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"id":1,"text":"记录一\\n第二段"}\n\n{"content":"记录二"}\n{"body":"<p>带标签的&amp;记录</p><p>下一段</p>"}\n');
       fs.writeFileSync(path.join(dir, 'sub', 'c.html'), '<html><head><title>x</title></head><body><p>网页&amp;正文</p></body></html>');
       fs.writeFileSync(path.join(dir, 'skip.bin'), 'not read');
       assert.deepEqual(common.corpusFiles(dir).map((f) => path.relative(dir, f)), ['b.txt', path.join('sub', 'a.jsonl'), path.join('sub', 'c.html')]);
       // bench/fingerprint: a line per text, a JSONL record whole.
-      assert.deepEqual(common.corpusLines([path.join(dir, 'sub', 'a.jsonl')]).lines, ['记录一\n第二段', '记录二']);
+      assert.deepEqual(common.corpusLines([path.join(dir, 'sub', 'a.jsonl')]).lines, ['记录一\n第二段', '记录二', '<p>带标签的&amp;记录</p><p>下一段</p>']);
       assert.deepEqual(common.corpusLines([path.join(dir, 'b.txt')]).lines, ['第一行。', '第二行。']);
       // bench/quality: the files' texts in order, each reduced by its own format.
       const source = corpus.parseCorpusArg(dir);
       const built = corpus.buildCorpus({ sources: [source], bases: 10, limits: { documents: { min: 1, max: 100 }, short: { min: 1, max: 100 } } });
-      assert.deepEqual(built.sources[0].paragraphs, 6);
-      assert.deepEqual(built.sets.short.bases.map((b) => b.text), ['第一行。', '第二行。', '记录一', '第二段', '记录二', '网页&正文']);
+      // A JSONL record with markup is reduced to text (its page's paragraphs); other records are kept as they are.
+      assert.deepEqual(built.sources[0].paragraphs, 8);
+      assert.deepEqual(built.sets.short.bases.map((b) => b.text), ['第一行。', '第二行。', '记录一', '第二段', '记录二', '带标签的&记录', '下一段', '网页&正文']);
+      assert.equal(corpus.recordText('--plugin <x> 加载'), '--plugin <x> 加载');
       fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"id":1}\n');
       assert.throws(() => common.corpusLines([dir]), /a\.jsonl:1: no string field text, content, body/);
       fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"text":\n');

@@ -71,6 +71,18 @@ function htmlToText(html) {
     .replace(/<[^>]*>/g, '');
 }
 
+/** A tag of HTML's (opening, closing or bare) or a character reference: a text that holds markup. */
+const MARKUP = /<\/?(?:p|div|br|span|a|b|i|em|strong|li|ul|ol|h[1-6]|table|tr|td|th|section|article|header|footer|img|html|body|head|title|script|style)\b[^>]*>|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/i;
+
+/**
+ * A record of a JSONL file or a named corpus reduced to text when it holds markup (crawled
+ * records often carry their page's HTML): a base with tags would make the HTML and width variants
+ * change the markup itself, not the text.
+ */
+function recordText(text) {
+  return MARKUP.test(text) ? htmlToText(text) : text;
+}
+
 const EDGE_SPACE = /^[\s\u3000\u00a0]+|[\s\u3000\u00a0]+$/g;
 
 /** Non-empty lines, trimmed (ASCII, no-break and ideographic spaces). */
@@ -229,7 +241,7 @@ function parseCorpusArg(arg) {
   if (Object.hasOwn(NAMED_CORPORA, file) && !fs.existsSync(file)) {
     // Read when the corpus is built, not here: argument checks parse it too.
     const named = NAMED_CORPORA[file];
-    return { lines: named.lines, name: file, label: named.source, format: 'text', sets };
+    return { lines: named.lines, name: file, label: named.source, format: 'text', sets, pages: named.pages === true };
   }
   return { file: path.resolve(file), label: file, format, sets };
 }
@@ -240,19 +252,21 @@ function parseCorpusArg(arg) {
  * (their `text`, `content` or `body` field) a paragraph or more each.
  */
 function fileText(file, format) {
-  const { corpusFiles, fileTexts, HTML_FILE } = require('../common');
+  const { corpusFiles, fileTexts, HTML_FILE, JSONL_FILE } = require('../common');
   const files = corpusFiles(file);
   const single = files.length === 1 && files[0] === file;
   return files
-    .map((f) => normalizeSource(fileTexts(f).join('\n'), single ? format : HTML_FILE.test(f) ? 'html' : 'text'))
+    .map((f) => JSONL_FILE.test(f)
+      ? normalizeSource(fileTexts(f).map(recordText).join('\n'))
+      : normalizeSource(fileTexts(f)[0], single ? format : HTML_FILE.test(f) ? 'html' : 'text'))
     .join('\n');
 }
 
-/** The text of a named corpus, a line per text. */
+/** The text of a named corpus, a line per text (of one whose lines are records of pages, each with markup reduced to text). */
 function namedText(source) {
   const lines = source.lines();
   if (lines.length === 0) throw new Error(`--corpus ${source.name}: no text (${source.label})`);
-  return lines.join('\n');
+  return (source.pages ? lines.map(recordText) : lines).join('\n');
 }
 
 /**
@@ -349,6 +363,7 @@ module.exports = {
   decodeEntities,
   normalizeSource,
   htmlToText,
+  recordText,
   splitParagraphs,
   splitUnits,
   buildDocuments,
