@@ -351,8 +351,8 @@ const USAGE = `usage: node bench/quality.js [--corpus FILE ...] [--config JSON .
   --corpus FILE   UTF-8 text (.html files are reduced to text; a .jsonl or .ndjson file's records
                   are their text, content or body field, reduced to text when they hold HTML; a
                   directory is its .txt, .html and .jsonl files) to cut bases from, instead of the
-                  default corpus; repeatable; prefix with
-                  documents: or short: to use it for one set;
+                  default corpus; repeatable; prefix with documents: or short: to use it for one
+                  set;
                   FILE man, news or gettext: the installed man pages' prose lines, the package's
                   sample, the zh_CN gettext messages installed (e.g. short:gettext)
   --config JSON   SimHash options for an extra method "default JSON", e.g. '{"weighting":"tf"}'; repeatable
