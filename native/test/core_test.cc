@@ -108,14 +108,16 @@ void test_utf16() {
   check(same, "utf16_to_utf8 equals a unit-by-unit encoder on random runs");
 }
 
+// A word of a text and where the address it begins should end (0: none), for url.h's rules.
+struct SpanCase {
+  const char* text;
+  size_t start, end;  // the word
+  size_t want;
+};
+
 // url_end_after: where the URL a word begins ends (0: none), by the rules of url.h.
 void test_url_spans() {
-  struct Case {
-    const char* text;
-    size_t start, end;  // the word
-    size_t want;
-  };
-  const Case cases[] = {
+  const SpanCase cases[] = {
       {"see https://a.cn/x?q=1.", 4, 9, 22},   // trailing '.' is the sentence's
       {"https://", 0, 5, 0},                   // no body
       {"(http://x.org/a_(b)).", 1, 5, 18},     // trailing brackets go too
@@ -127,7 +129,7 @@ void test_url_spans() {
       {"http:/x", 0, 4, 0},
       {"ftp://\xe4\xb8\xad", 0, 3, 0},         // a URL is ASCII
   };
-  for (const Case& c : cases) {
+  for (const SpanCase& c : cases) {
     const auto* p = reinterpret_cast<const unsigned char*>(c.text);
     const size_t got = simhash_zh::url_end_after(p, std::strlen(c.text), c.start, c.end);
     check(got == c.want, (std::string("url_end_after: ") + c.text).c_str());
@@ -139,12 +141,7 @@ void test_url_spans() {
 
 // email_end_after and address_end_after: where the e-mail address (or URL) a word begins ends.
 void test_email_spans() {
-  struct Case {
-    const char* text;
-    size_t start, end;  // the word
-    size_t want;
-  };
-  const Case cases[] = {
+  const SpanCase cases[] = {
       {"Zhang.San-01@Mail.Example.COM.", 0, 5, 29},  // the sentence's '.' is not the address's
       {"x_y%z+q@sub-d.example.org!", 0, 1, 25},
       {"a.b@c.cn", 2, 3, 0},                         // after a local-part character
@@ -155,7 +152,7 @@ void test_email_spans() {
       {"a@", 0, 1, 0},
       {"å¼ @x.cn", 3, 4, 0},                // the word is not ASCII letters and digits ('@' is not)
   };
-  for (const Case& c : cases) {
+  for (const SpanCase& c : cases) {
     const auto* p = reinterpret_cast<const unsigned char*>(c.text);
     const size_t got = simhash_zh::email_end_after(p, std::strlen(c.text), c.start, c.end);
     check(got == c.want, (std::string("email_end_after: ") + c.text).c_str());
