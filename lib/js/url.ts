@@ -81,9 +81,9 @@ export function emailEndAfter(text: string, start: number, end: number): number 
     if (k >= n || text.charCodeAt(k) !== 0x2e) break;
     k++;
   }
+  if (labels < 2) return 0;
   const tld = text.charCodeAt(lastLabel) | 0x20;
-  if (labels < 2 || tld < 0x61 || tld > 0x7a) return 0;
-  return domainEnd;
+  return tld >= 0x61 && tld <= 0x7a ? domainEnd : 0;
 }
 
 /** Whether `text` may hold a URL or an e-mail address (mayHoldUrl, or an '@'). */

@@ -109,9 +109,9 @@ inline size_t email_end_after(const unsigned char* p, size_t n, size_t start, si
     if (k >= n || p[k] != '.') break;
     ++k;
   }
+  if (labels < 2) return 0;
   const unsigned tld = p[last_label] | 0x20U;
-  if (labels < 2 || tld < 'a' || tld > 'z') return 0;
-  return domain_end;
+  return tld >= 'a' && tld <= 'z' ? domain_end : 0;
 }
 
 // Whether `text` may hold a URL or an e-mail address (may_hold_url, or an '@').
