@@ -132,29 +132,54 @@ function shortTexts(lines, max = 64) {
 
 const bytesOf = (texts) => texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
 
-/** Median seconds of `runs` calls of fn after one warm-up call. */
+/**
+ * Before a measurement fn is called for at least WARM_SECONDS and WARM_CALLS calls: V8 optimizes
+ * a function after tens of calls, and on a small corpus a call takes a millisecond or two (the TS
+ * engine over the news sample ran at 12-14 MiB/s for its first twenty calls and 29 MiB/s from the
+ * twenty-fifth on). Every case, peers included, is warmed alike.
+ */
+const WARM_SECONDS = 0.25;
+const WARM_CALLS = 3;
+/** A run repeats fn until it lasts at least this long, so that a fast call is not timed alone. */
+const MIN_RUN_SECONDS = 0.02;
+
+const secondsSince = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+/** Calls per run after a warm-up of `calls` calls since `start`: enough for MIN_RUN_SECONDS. */
+const callsPerRun = (start, calls) => Math.max(1, Math.ceil(MIN_RUN_SECONDS / (secondsSince(start) / calls)));
+const warmEnough = (start, calls) => calls >= WARM_CALLS && secondsSince(start) >= WARM_SECONDS;
+const medianOf = (samples) => samples.sort((x, y) => x - y)[samples.length >> 1];
+
+/**
+ * Median seconds per call of fn over `runs` runs (each callsPerRun calls), after the warm-up.
+ * Synchronous: timeAsync is the same for a function returning a promise (kept apart so that
+ * a synchronous call is not timed with an await around it).
+ */
 function time(fn, runs = 5) {
-  fn();
+  const start = process.hrtime.bigint();
+  let calls = 0;
+  for (; !warmEnough(start, calls); calls++) fn();
+  const repeat = callsPerRun(start, calls);
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e9);
+    const runStart = process.hrtime.bigint();
+    for (let k = 0; k < repeat; k++) fn();
+    samples.push(secondsSince(runStart) / repeat);
   }
-  samples.sort((a, b) => a - b);
-  return samples[samples.length >> 1];
+  return medianOf(samples);
 }
 
 async function timeAsync(fn, runs = 5) {
-  await fn();
+  const start = process.hrtime.bigint();
+  let calls = 0;
+  for (; !warmEnough(start, calls); calls++) await fn();
+  const repeat = callsPerRun(start, calls);
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e9);
+    const runStart = process.hrtime.bigint();
+    for (let k = 0; k < repeat; k++) await fn();
+    samples.push(secondsSince(runStart) / repeat);
   }
-  samples.sort((a, b) => a - b);
-  return samples[samples.length >> 1];
+  return medianOf(samples);
 }
 
 function machine() {

@@ -154,7 +154,7 @@ async function main() {
   console.log(`bench/fingerprint — ${results.machine}`);
   console.log(`corpus: ${sources.join(', ')}: ${docs.length} documents (${(docBytes / MIB).toFixed(2)} MiB), ${titles.length} titles ≤64 chars (${(titleBytes / MIB).toFixed(2)} MiB${copies > 1 ? `: ${distinctTitles.length} distinct, each ${copies} times, for a batch of at least ${MIN_TITLE_BATCH.toLocaleString('en')}` : ''})`);
   console.log(`mixed documents: TypeScript's zh-CN and zh-TW diagnostic messages (Chinese with English terms and placeholders), ${mixed.length} documents of about 1,500 characters (${(mixedBytes / MIB).toFixed(2)} MiB)`);
-  console.log(`${ROUNDS} rounds of every case, interleaved; a measurement is the median of 5 runs after a warm-up (3 for the TS engine); each case keeps its best round; ratios against peers measured in this run\n`);
+  console.log(`${ROUNDS} rounds of every case, interleaved; a measurement is the median of 5 runs (3 for the TS engine), each of at least 20 ms of calls, after a warm-up of at least 0.25 s and 3 calls; each case keeps its best round; ratios against peers measured in this run\n`);
   console.log(table(rows, ['case', 'rate', 'ratio']));
   if (paired.nativeVsJieba !== null) {
     console.log(`\npaired (${PAIRS} alternations, median ratio): default native ${paired.nativeVsJieba.toFixed(2)}× jieba cut (mixed documents ${paired.mixedNativeVsJieba.toFixed(2)}×); default TS engine ${paired.jsVsSimhashJs.toFixed(2)}× simhash-js`);

@@ -403,7 +403,7 @@ function fingerprintSection(fp) {
   const c = j.corpus || {};
   const lines = ['## Fingerprinting (`bench/fingerprint.js`)', '', provenance(fp), ''];
   lines.push(`Corpus: ${(c.sources || []).map((s) => `\`${path.basename(s)}\``).join(', ')}: ${num(c.documents)} documents (${sig((c.documentBytes || 0) / 1e6)} MB), ` +
-    `${num(c.titles)} titles of ≤ 64 characters cut from them${c.distinctTitles && c.distinctTitles < c.titles ? ` (${num(c.distinctTitles)} distinct, repeated for a batch of at least ${num(c.minTitleBatch)})` : ''}. One process; every case runs in ${j.rounds || 3} interleaved rounds, a round's figure is the median of 5 runs after a warm-up (3 for the TS engine), and each case keeps its best round. ` +
+    `${num(c.titles)} titles of ≤ 64 characters cut from them${c.distinctTitles && c.distinctTitles < c.titles ? ` (${num(c.distinctTitles)} distinct, repeated for a batch of at least ${num(c.minTitleBatch)})` : ''}. One process; every case runs in ${j.rounds || 3} interleaved rounds, a round's figure is the median of 5 runs (3 for the TS engine), each of at least 20 ms of calls, after a warm-up of at least 0.25 s and 3 calls, and each case keeps its best round. ` +
     'MB = 10⁶ bytes (bench/fingerprint.js prints MiB/s; converted here).', '');
   const rows = [
     ['@node-rs/jieba `cut` (HMM off), no hashing', 'peer', sig(mb(j.jiebaMiBps)), '1.00×', '–', '–', '–', '–'],
