@@ -50,9 +50,17 @@ const CORPUS_FILE = /\.(?:txt|text|utf8|md|jsonl|ndjson|x?html?)$/i;
 /** The fields a JSONL record's text is taken from: the first one that holds a string. */
 const TEXT_FIELDS = ['text', 'content', 'body'];
 
+const isFileBehind = (link) => {
+  try {
+    return fs.statSync(link).isFile();
+  } catch {
+    return false;  // a dangling link
+  }
+};
+
 /**
  * The files of a --corpus path: the file itself, or a directory's text, HTML and JSONL files
- * (by extension, recursively, in code-unit order of their paths).
+ * (by extension, recursively, in code-unit order of their paths; links to files included).
  */
 function corpusFiles(file) {
   if (!fs.statSync(file).isDirectory()) return [file];
@@ -61,7 +69,8 @@ function corpusFiles(file) {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && CORPUS_FILE.test(entry.name)) found.push(full);
+      // A link to a file counts as the file (a link to a directory is not followed: no loops).
+      else if ((entry.isFile() || (entry.isSymbolicLink() && isFileBehind(full))) && CORPUS_FILE.test(entry.name)) found.push(full);
     }
   };
   walk(file);

@@ -328,7 +328,13 @@ describe('quality benchmark: methods and CLI', function () {
       fs.writeFileSync(path.join(dir, 'sub', 'a.jsonl'), '{"id":1,"text":"记录一\\n第二段"}\n\n{"content":"记录二"}\n{"body":"<p>带标签的&amp;记录</p><p>下一段</p>"}\n');
       fs.writeFileSync(path.join(dir, 'sub', 'c.html'), '<html><head><title>x</title></head><body><p>网页&amp;正文</p></body></html>');
       fs.writeFileSync(path.join(dir, 'skip.bin'), 'not read');
-      assert.deepEqual(common.corpusFiles(dir).map((f) => path.relative(dir, f)), ['b.txt', path.join('sub', 'a.jsonl'), path.join('sub', 'c.html')]);
+      fs.symlinkSync(path.join(dir, 'nowhere.txt'), path.join(dir, 'dangling.txt'));  // skipped
+      fs.symlinkSync(dir, path.join(dir, 'sub', 'loop'));  // a link to a directory is not followed
+      const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-linked-'));
+      fs.writeFileSync(path.join(outside, 'f.txt'), '链接的文件。');
+      fs.symlinkSync(path.join(outside, 'f.txt'), path.join(dir, 'e.txt'));  // a link to a file is the file
+      assert.deepEqual(common.corpusFiles(dir).map((f) => path.relative(dir, f)), ['b.txt', 'e.txt', path.join('sub', 'a.jsonl'), path.join('sub', 'c.html')]);
+      fs.rmSync(outside, { recursive: true, force: true });  // e.txt now dangles: skipped below
       // bench/fingerprint: a line per text, a JSONL record whole.
       assert.deepEqual(common.corpusLines([path.join(dir, 'sub', 'a.jsonl')]).lines, ['记录一\n第二段', '记录二', '<p>带标签的&amp;记录</p><p>下一段</p>']);
       assert.deepEqual(common.corpusLines([path.join(dir, 'b.txt')]).lines, ['第一行。', '第二行。']);
