@@ -79,16 +79,16 @@ function corpusFiles(file) {
   return found;
 }
 
+/** The text of a corpus file, a UTF-8 BOM dropped. */
+const readCorpusText = (file) => fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+
 /**
- * The texts of one corpus file: a JSONL (.jsonl, .ndjson) file's records, each its first
- * string field of TEXT_FIELDS (a record without one, or a line that is not JSON, is an error
- * naming the line); any other file's whole text. A UTF-8 BOM is dropped.
+ * The records of a JSONL (.jsonl, .ndjson) corpus file, each its first string field of
+ * TEXT_FIELDS (a record without one, or a line that is not JSON, is an error naming the line).
  */
-function fileTexts(file) {
-  const raw = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  if (!JSONL_FILE.test(file)) return [raw];
+function jsonlTexts(file) {
   const texts = [];
-  raw.split('\n').forEach((line, i) => {
+  readCorpusText(file).split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let record;
     try {
@@ -116,7 +116,7 @@ function corpusLines(files) {
     const named = NAMED_CORPORA[file];
     const fileLines = named
       ? named.lines()
-      : corpusFiles(file).flatMap((f) => (JSONL_FILE.test(f) ? fileTexts(f) : fileTexts(f)[0].split(/\r?\n/)));
+      : corpusFiles(file).flatMap((f) => (JSONL_FILE.test(f) ? jsonlTexts(f) : readCorpusText(f).split(/\r?\n/)));
     names.push(named ? named.source : path.relative(process.cwd(), file));
     for (const line of fileLines) {
       const trimmed = line.trim();
@@ -222,4 +222,4 @@ function argValues(flag) {
   return values;
 }
 
-module.exports = { NAMED_CORPORA, HTML_FILE, JSONL_FILE, corpusFiles, fileTexts, corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };
+module.exports = { NAMED_CORPORA, HTML_FILE, JSONL_FILE, corpusFiles, readCorpusText, jsonlTexts, corpusLines, shortTexts, bytesOf, time, timeAsync, machine, table, writeJson, writeJsonFile, argValues };

@@ -235,9 +235,9 @@ function defaultSources() {
 function parseCorpusArg(arg) {
   const m = /^(documents|docs|short):(.+)$/.exec(arg);
   const file = m ? m[2] : arg;
-  const format = /\.x?html?$/i.test(file) ? 'html' : 'text';
+  const { NAMED_CORPORA, HTML_FILE } = require('../common');
+  const format = HTML_FILE.test(file) ? 'html' : 'text';
   const sets = m ? [m[1] === 'short' ? 'short' : 'documents'] : SETS.slice();
-  const { NAMED_CORPORA } = require('../common');
   if (Object.hasOwn(NAMED_CORPORA, file) && !fs.existsSync(file)) {
     // Read when the corpus is built, not here: argument checks parse it too.
     const named = NAMED_CORPORA[file];
@@ -252,13 +252,13 @@ function parseCorpusArg(arg) {
  * (their `text`, `content` or `body` field) a paragraph or more each.
  */
 function fileText(file, format) {
-  const { corpusFiles, fileTexts, HTML_FILE, JSONL_FILE } = require('../common');
+  const { corpusFiles, readCorpusText, jsonlTexts, HTML_FILE, JSONL_FILE } = require('../common');
   const files = corpusFiles(file);
   const single = files.length === 1 && files[0] === file;
   return files
     .map((f) => JSONL_FILE.test(f)
-      ? normalizeSource(fileTexts(f).map(recordText).join('\n'))
-      : normalizeSource(fileTexts(f)[0], single ? format : HTML_FILE.test(f) ? 'html' : 'text'))
+      ? normalizeSource(jsonlTexts(f).map(recordText).join('\n'))
+      : normalizeSource(readCorpusText(f), single ? format : HTML_FILE.test(f) ? 'html' : 'text'))
     .join('\n');
 }
 
