@@ -221,6 +221,9 @@ uint32_t fold_width(uint32_t c, const NormalizeOptions& options) {
   return c;
 }
 
+// append_text's room past the text it writes: for the 8-byte stores of ASCII runs.
+constexpr size_t kSlack = 8;
+
 // Appends bytes [from, to) of the input (to at an ASCII byte or the end, so no sequence is cut)
 // width-folded and with invalid bytes as U+FFFD. Written through a pointer into room for the
 // whole range: folding only shortens a character, so the room lasts until an invalid byte (one
@@ -228,7 +231,6 @@ uint32_t fold_width(uint32_t c, const NormalizeOptions& options) {
 // string was a call per Chinese punctuation mark, nearly all of them folded or copied.)
 void append_text(const unsigned char* p, size_t n, size_t from, size_t to, const NormalizeOptions& options,
                  std::string& out) {
-  constexpr size_t kSlack = 8;  // for the 8-byte stores of ASCII runs
   size_t at = out.size();
   out.resize(at + (to - from) + kSlack);
   auto* o = reinterpret_cast<unsigned char*>(out.data()) + at;
@@ -319,7 +321,7 @@ void append_markup_free(const Text& t, const NormalizeOptions& options, std::str
 
 void normalize(std::string_view utf8, const NormalizeOptions& options, std::string& out) {
   out.clear();
-  out.reserve(utf8.size() + 8);  // append_text's room: the text and its slack
+  out.reserve(utf8.size() + kSlack);  // append_text's room: the text and its slack
   const Text t{reinterpret_cast<const unsigned char*>(utf8.data()), utf8.size()};
   const bool may_have_markup = options.html != HtmlMode::kOff &&
                                (utf8.find('<') != std::string_view::npos ||
