@@ -20,7 +20,9 @@ const JOINED_UNITS = 1 << 20;
 
 /**
  * The texts joined into strings of about JOINED_UNITS units, and each text's length: the
- * main thread then copies a few long strings (fast) rather than many short ones.
+ * main thread then copies a few long strings (fast) rather than many short ones. A part holds
+ * more than JOINED_UNITS units only when it is one text, so it is never longer than the
+ * longest text (a string V8 already holds).
  */
 export function joinTexts(texts: readonly string[]): { parts: string[]; lengths: Uint32Array } {
   const lengths = new Uint32Array(texts.length);
@@ -30,6 +32,11 @@ export function joinTexts(texts: readonly string[]): { parts: string[]; lengths:
   for (let i = 0; i < texts.length; i++) {
     const length = texts[i]!.length;
     lengths[i] = length;
+    if (units > 0 && units + length > JOINED_UNITS) {
+      parts.push(texts.slice(first, i).join(''));
+      first = i;
+      units = 0;
+    }
     units += length;
     if (units >= JOINED_UNITS) {
       parts.push(texts.slice(first, i + 1).join(''));

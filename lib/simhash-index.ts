@@ -137,12 +137,16 @@ function toIds(ids: unknown): Float64Array {
   if (ids instanceof Float64Array || ids instanceof Uint32Array || ids instanceof Int32Array ||
       ids instanceof Uint16Array || ids instanceof Uint8Array || Array.isArray(ids)) {
     const list = ids as ArrayLike<unknown>;
-    for (let i = 0; i < list.length; i++) {
+    // Each id is read once, checked and copied: what the engines add is what was checked, even
+    // when a getter or another thread (a SharedArrayBuffer) changes the caller's array meanwhile.
+    const copy = new Float64Array(list.length);
+    for (let i = 0; i < copy.length; i++) {
       const id = list[i];
       // The message name is built only on failure: this loop runs millions of times.
       if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) assertId(id, `ids[${i}]`);
+      copy[i] = id as number;
     }
-    return ids instanceof Float64Array ? ids : Float64Array.from(ids as ArrayLike<number>);
+    return copy;
   }
   throw invalidType(`ids must be an array of integers or a typed array, got ${describe(ids)}`);
 }

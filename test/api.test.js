@@ -188,6 +188,16 @@ forEachBackend('fingerprintManyAsync', (backend) => {
     controller.abort();
     await assert.rejects(pending, { name: 'AbortError' });
   });
+  it('joins texts into parts that pass 1M units only as one text (never longer than a text V8 holds)', function () {
+    const { joinTexts } = require('../dist/async');
+    const short = 'x'.repeat(10);
+    const near = 'y'.repeat((1 << 20) - 5);
+    const over = 'z'.repeat((1 << 20) + 3);
+    const batch = [short, near, short, over, short, short];
+    const { parts, lengths } = joinTexts(batch);
+    assert.deepEqual(Array.from(lengths), batch.map((t) => t.length));
+    assert.deepEqual(parts, [short, near, short, over, short + short]);
+  });
   it('validates its arguments', async function () {
     await assert.rejects(simhash.fingerprintManyAsync('x'), TypeError);
     await assert.rejects(simhash.fingerprintManyAsync([1]), TypeError);

@@ -19,6 +19,24 @@ inline void require(bool ok, Napi::Env env, const char* message) {
   if (!ok) throw Napi::TypeError::New(env, message);
 }
 
+// An ObjectWrap whose objects carry T's type tag (T::kTypeTag, T::kClassName), so that T::Unwrap
+// of a wrapped argument throws a TypeError for any other object instead of casting another
+// class's pointer to T (a NativeIndex passed as a cancel token crashed the process). A method
+// called on a foreign receiver is already refused by V8 ("Illegal invocation").
+template <class T>
+class TaggedWrap : public Napi::ObjectWrap<T> {
+ public:
+  explicit TaggedWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<T>(info) {
+    info.This().As<Napi::Object>().TypeTag(&T::kTypeTag);
+  }
+  static T* Unwrap(Napi::Object wrapper) {
+    if (!wrapper.CheckTypeTag(&T::kTypeTag)) {
+      throw Napi::TypeError::New(wrapper.Env(), std::string("expected a ") + T::kClassName + " object");
+    }
+    return Napi::ObjectWrap<T>::Unwrap(wrapper);
+  }
+};
+
 // The error a failed native allocation becomes: `code` is Node's own for it.
 inline Napi::Error out_of_memory(Napi::Env env, const char* where) {
   Napi::Error error = Napi::Error::New(env, std::string("out of memory in ") + where);

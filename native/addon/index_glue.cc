@@ -86,8 +86,10 @@ Napi::Object flat_results(Napi::Env env, const SimHashIndex& index, const std::v
   return result;
 }
 
-class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
+class NativeIndex : public TaggedWrap<NativeIndex> {
  public:
+  static constexpr napi_type_tag kTypeTag = {0x8f0c2d1a5b7e4c39ULL, 0xa41e6b0d92f3c857ULL};
+  static constexpr const char* kClassName = "NativeIndex";
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "NativeIndex",
                        {InstanceMethod<&NativeIndex::Add>("add"),
@@ -106,7 +108,7 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
   }
 
   // new NativeIndex(bits, maxDistance, tables) or new NativeIndex(bytes: Uint8Array).
-  explicit NativeIndex(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeIndex>(info) {
+  explicit NativeIndex(const Napi::CallbackInfo& info) : TaggedWrap<NativeIndex>(info) {
     Napi::Env env = info.Env();
     if (info.Length() == 1 && info[0].IsTypedArray()) {
       auto bytes = info[0].As<Napi::TypedArray>();
@@ -170,10 +172,13 @@ class NativeIndex : public Napi::ObjectWrap<NativeIndex> {
     if (words_array.ElementLength() != n * static_cast<size_t>(words())) {
       throw Napi::RangeError::New(env, "ids and fingerprints differ in length");
     }
+    // Each id read once into a copy and checked there, before anything changes: the caller's
+    // memory may change meanwhile (a SharedArrayBuffer another thread writes).
     const double* id_data = ids.Data();
-    for (size_t i = 0; i < n; ++i) read_id(env, id_data[i]);  // all checked before anything changes
+    std::vector<uint64_t> checked = guarded(env, kWhere, [&] { return std::vector<uint64_t>(n); });
+    for (size_t i = 0; i < n; ++i) checked[i] = read_id(env, id_data[i]);
     guarded(env, kWhere, [&] {
-      index_->add_many_by([id_data](size_t i) { return static_cast<uint64_t>(id_data[i]); }, words_array.Data(), n);
+      index_->add_many_by([&checked](size_t i) { return checked[i]; }, words_array.Data(), n);
     });
     AccountMemory(env);
     return env.Undefined();

@@ -23,10 +23,21 @@ using simhash_zh::WordSpan;
 constexpr size_t kKeepBuffer = size_t{64} << 20;
 constexpr char kWhere[] = "the native segmenter";
 
+// The arrays setOutput gave, held by reference: their memory is read again (attach) at the
+// start of every call and after every drain, since JS may detach an array in between.
+struct OutputArrays {
+  Napi::Reference<Napi::Uint32Array> ends;
+  Napi::Reference<Napi::Int32Array> entries;
+};
+
 struct Output {
-  uint32_t* ends;
-  int32_t* entries;
-  size_t capacity;
+  Output(const OutputArrays& arrays, bool want_entries) : arrays(&arrays), want_entries(want_entries) { attach(); }
+
+  const OutputArrays* arrays;
+  bool want_entries;
+  uint32_t* ends = nullptr;
+  int32_t* entries = nullptr;
+  size_t capacity = 0;
   size_t count = 0;
   bool overflow = false;
   // For string input: UTF-16 position of byte `byte_pos` of the UTF-8 text.
@@ -39,9 +50,22 @@ struct Output {
   Segmenter* segmenter = nullptr;
   bool failed = false;
 
+  void attach() {
+    ends = nullptr;
+    entries = nullptr;
+    capacity = 0;
+    if (arrays->ends.IsEmpty() || arrays->entries.IsEmpty()) return;
+    Napi::Uint32Array e = arrays->ends.Value();
+    Napi::Int32Array n = arrays->entries.Value();
+    ends = e.Data();
+    entries = want_entries ? n.Data() : nullptr;
+    capacity = std::min(e.ElementLength(), n.ElementLength());
+  }
+
   // Room for one more word; false (and the run stopped) when there is none.
   bool room() {
     if (count < capacity) return true;
+    if (overflow) return false;
     if (drain == nullptr) {
       overflow = true;
       return false;
@@ -55,6 +79,11 @@ struct Output {
       return false;
     }
     count = 0;
+    attach();  // the drain ran JS
+    if (capacity == 0) {
+      overflow = true;
+      return false;
+    }
     return true;
   }
 };
@@ -96,7 +125,12 @@ void write_bytes(void* ctx, const WordSpan* words, size_t count) {
   }
 }
 
-class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
+class NativeSegmenter : public TaggedWrap<NativeSegmenter> {
+ public:
+  static constexpr napi_type_tag kTypeTag = {0x3b9d71e2c04a5f68ULL, 0xd27c8e159a6b04f3ULL};
+  static constexpr const char* kClassName = "NativeSegmenter";
+
+ private:
   // Marks a segmentation in progress: a visitor may not re-enter this segmenter.
   struct Busy {
     Busy(NativeSegmenter* self, Napi::Env env) : self_(self) {
@@ -122,7 +156,7 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
   }
 
   // NativeSegmenter(dictionary: string (path) | Uint8Array (binary format))
-  explicit NativeSegmenter(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeSegmenter>(info) {
+  explicit NativeSegmenter(const Napi::CallbackInfo& info) : TaggedWrap<NativeSegmenter>(info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 1, env, "NativeSegmenter(dictionary: string | Uint8Array)");
     guarded(env, kWhere, [&] { segmenter_ = std::make_unique<Segmenter>(load_dictionary(env, info[0])); });
@@ -140,11 +174,8 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
     if (busy_) throw Napi::Error::New(env, "a Segmenter cannot be used from inside its own forEachWord visitor");
     auto ends = info[0].As<Napi::Uint32Array>();
     auto entries = info[1].As<Napi::Int32Array>();
-    ends_ref_ = Napi::Persistent(ends);
-    entries_ref_ = Napi::Persistent(entries);
-    ends_ = ends.Data();
-    entries_ = entries.Data();
-    capacity_ = std::min(ends.ElementLength(), entries.ElementLength());
+    output_.ends = Napi::Persistent(ends);
+    output_.entries = Napi::Persistent(entries);
     return env.Undefined();
   }
 
@@ -161,17 +192,19 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
       throw Napi::TypeError::New(env, "segment(text: string, length: number, flags: number, drain?: function)");
     }
     Busy busy(this, Napi::Env(env));
-    Output out{ends_, (flags & simhash_zh::kSegmentEntries) ? entries_ : nullptr, capacity_};
+    Output out(output_, (flags & simhash_zh::kSegmentEntries) != 0);
     guarded(info.Env(), kWhere, [&] {
-      // UTF-16 length n needs at most 3n bytes of UTF-8.
-      const size_t room = static_cast<size_t>(length) * 3 + 1;
+      // UTF-16 length n needs at most 3n bytes of UTF-8, and N-API writes a NUL after them. A
+      // conversion cut short stopped before a character of up to 4 bytes: it wrote at least
+      // room - 4 bytes, a whole one at most room - 5.
+      const size_t room = static_cast<size_t>(length) * 3 + 5;
       if (buffer_.size() < room) buffer_.resize(room);
       size_t written = 0;
       if (napi_get_value_string_utf8(env, info[0], buffer_.data(), room, &written) != napi_ok) {
         throw Napi::TypeError::New(env, "text must be a string");
       }
       std::string_view text(buffer_.data(), written);
-      if (written + 1 >= room) text = read_text(env, info[0], buffer_);  // `length` was too small
+      if (written + 4 >= room) text = read_text(env, info[0], buffer_);  // `length` was too small
       out.utf8 = reinterpret_cast<const unsigned char*>(text.data());
       stream(info, 3, &out);
       segmenter_->run(text, flags & 7, write_utf16, &out);
@@ -202,7 +235,7 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
     auto bytes = info[0].As<Napi::Uint8Array>();
     if (bytes.ByteLength() > 0xffffffffu) throw Napi::RangeError::New(env, "input is larger than 4 GiB");
     const int flags = info[1].As<Napi::Number>().Int32Value() & 7;
-    Output out{ends_, (flags & simhash_zh::kSegmentEntries) ? entries_ : nullptr, capacity_};
+    Output out(output_, (flags & simhash_zh::kSegmentEntries) != 0);
     stream(info, 2, &out);
     Busy busy(this, env);
     guarded(env, kWhere, [&] {
@@ -229,17 +262,27 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
             env, "addWords(words: string[], freqs: Float64Array)");
     Busy busy(this, env);
     auto words = info[0].As<Napi::Array>();
-    auto freqs = info[1].As<Napi::Float64Array>();
-    require(freqs.ElementLength() >= words.Length(), env, "freqs is shorter than words");
+    const uint32_t count = words.Length();
+    // The words are read first (a getter may run JS), then freqs is read and written as it is
+    // then: no JS runs while it is in use.
+    std::vector<std::string> texts;
     std::string buffer;
     guarded(env, kWhere, [&] {
-      for (uint32_t i = 0; i < words.Length(); i++) {
+      texts.reserve(count);
+      for (uint32_t i = 0; i < count; i++) {
         Napi::Value word = words.Get(i);
         require(word.IsString(), env, "every word must be a string");
         const std::string_view text = read_text(env, word, buffer);
         require(!text.empty(), env, "a word must not be empty");
+        texts.emplace_back(text);
+      }
+    });
+    auto freqs = info[1].As<Napi::Float64Array>();
+    require(freqs.ElementLength() >= count, env, "freqs is shorter than words");
+    guarded(env, kWhere, [&] {
+      for (uint32_t i = 0; i < count; i++) {
         const double freq = freqs[i];
-        freqs[i] = segmenter_->add_word(text, std::isnan(freq) ? -1.0 : freq);
+        freqs[i] = segmenter_->add_word(texts[i], std::isnan(freq) ? -1.0 : freq);
       }
     });
     return env.Undefined();
@@ -290,12 +333,8 @@ class NativeSegmenter : public Napi::ObjectWrap<NativeSegmenter> {
 
   std::unique_ptr<Segmenter> segmenter_;
   std::string buffer_;
-  Napi::Reference<Napi::Uint32Array> ends_ref_;
-  Napi::Reference<Napi::Int32Array> entries_ref_;
+  OutputArrays output_;
   bool busy_ = false;
-  uint32_t* ends_ = nullptr;
-  int32_t* entries_ = nullptr;
-  size_t capacity_ = 0;
 };
 
 }  // namespace

@@ -23,13 +23,16 @@ using simhash_zh::Fingerprinter;
 constexpr char kWhere[] = "the native fingerprinter";
 
 // A flag that JS sets (AbortSignal) and worker threads read.
-class CancelToken : public Napi::ObjectWrap<CancelToken> {
+class CancelToken : public TaggedWrap<CancelToken> {
  public:
+  static constexpr napi_type_tag kTypeTag = {0x5e21a9c7d8f04b13ULL, 0x96b3f0e7214c8ad5ULL};
+  static constexpr const char* kClassName = "CancelToken";
+
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "CancelToken", {InstanceMethod<&CancelToken::Cancel>("cancel")});
   }
   explicit CancelToken(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<CancelToken>(info), flag_(std::make_shared<std::atomic<bool>>(false)) {}
+      : TaggedWrap<CancelToken>(info), flag_(std::make_shared<std::atomic<bool>>(false)) {}
   std::shared_ptr<std::atomic<bool>> flag() const { return flag_; }
 
  private:
@@ -119,8 +122,13 @@ class FingerprintWorker : public Napi::AsyncWorker {
     AsyncBatch& batch = *batch_;
     const bool aborted = batch.aborted.load();
     if (--batch.workers_left == 0 && !aborted) {
+      // Read now: JS may have detached the array (a transfer) while the batch ran.
       auto out = out_.Value();
-      for (size_t i = 0; i < batch.results.size(); ++i) out[i] = batch.results[i];
+      if (out.ElementLength() != batch.results.size()) {
+        deferred_.Reject(Napi::RangeError::New(env, "out was detached or resized during the batch").Value());
+        return;
+      }
+      std::copy(batch.results.begin(), batch.results.end(), out.Data());
     }
     deferred_.Resolve(Napi::Boolean::New(env, !aborted));
   }
@@ -200,8 +208,11 @@ std::shared_ptr<const Fingerprinter> make_pipeline(Napi::Env env, int bits, Napi
   return std::make_shared<simhash_zh::DefaultPipeline>(std::move(dictionary), std::move(options));
 }
 
-class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
+class NativeSimHash : public TaggedWrap<NativeSimHash> {
  public:
+  static constexpr napi_type_tag kTypeTag = {0xc7f4082b6e19d35aULL, 0x1d8a5c3ef2b7906eULL};
+  static constexpr const char* kClassName = "NativeSimHash";
+
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(
         env, "NativeSimHash",
@@ -212,7 +223,7 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
   }
 
   // NativeSimHash(preset: string, bits: number) or NativeSimHash('default', bits, config).
-  explicit NativeSimHash(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeSimHash>(info) {
+  explicit NativeSimHash(const Napi::CallbackInfo& info) : TaggedWrap<NativeSimHash>(info) {
     Napi::Env env = info.Env();
     require(info.Length() >= 2 && info[0].IsString() && info[1].IsNumber(), env,
             "NativeSimHash(preset: string, bits: number, config?: object)");
@@ -283,6 +294,8 @@ class NativeSimHash : public Napi::ObjectWrap<NativeSimHash> {
         const uint32_t n = std::min(kChunk, count - first);
         reader.first = first;
         engine_->fingerprint_batch(n, text_at, &reader, chunk);
+        // Read again after each chunk: reading the texts may run JS (a getter) that detaches it.
+        out = require_out(env, info[1], static_cast<size_t>(count) * words());
         for (uint32_t k = 0; k < n; ++k) {
           out[(first + k) * words()] = chunk[k].lo;
           if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
