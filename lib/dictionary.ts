@@ -222,6 +222,7 @@ export function readDictionary(input: Uint8Array): DictionaryData {
     if (offset % 8 !== 0 || offset < HEADER_SIZE + sectionCount * SECTION_ENTRY_SIZE || byteLength > fileSize - offset) {
       throw corrupt(`section ${id} lies outside the file`);
     }
+    if (id > SECTION.STOPWORDS) continue; // unknown sections are ignored (native/core/dictionary.cc: the same)
     if (sections.has(id)) throw corrupt(`section ${id} appears twice`);
     sections.set(id, { offset, byteLength, count });
   }

@@ -1,5 +1,6 @@
 // Option validation for the public classes, with messages naming valid values.
 import { badArgument, describe, invalidType, invalidValue, listOf, notOneOf, outOfRange } from './errors';
+import { MAX_FREQ } from './dictionary';
 import type { Backend } from './engine';
 import { assertBits, type Bits } from './fingerprint';
 import { BACKENDS } from './native';
@@ -57,7 +58,11 @@ export interface SimHashOptions {
    * suggested one.
    */
   userDict?: string | Uint8Array;
-  /** Words added to the dictionary, in order: a word, or [word, frequency]. */
+  /**
+   * Words added to the dictionary, in order: a word (jieba's suggested frequency), or [word,
+   * frequency] with an integer frequency in [0, 2^32 - 1] (0 removes the word), as
+   * `Segmenter#addWord` takes.
+   */
   words?: readonly (string | readonly [string, number])[];
   /**
    * Drop stop words: `true` (default: cppjieba's list), `false`, your own list, or a stop-word
@@ -188,8 +193,10 @@ export function resolveSimHashOptions(input: unknown, defaultBackend: Backend): 
         const message = `words[${i}] must be a non-empty string or [word, frequency]`;
         throw badArgument(word, 'string', message);
       }
-      if (freq !== undefined && (typeof freq !== 'number' || !Number.isFinite(freq) || freq < 0)) {
-        const message = `the frequency of words[${i}] must be a finite number >= 0, got ${describe(freq)}`;
+      // An integer, as Segmenter#addWord and a user dictionary's lines take: both engines keep
+      // frequencies as 32-bit integers (a fraction was truncated by one and kept by the other).
+      if (freq !== undefined && (typeof freq !== 'number' || !Number.isInteger(freq) || freq < 0 || freq > MAX_FREQ)) {
+        const message = `the frequency of words[${i}] must be an integer in [0, ${MAX_FREQ}], got ${describe(freq)}`;
         throw badArgument(freq, 'number', message, outOfRange);
       }
       words.push([word.toWellFormed(), freq]);

@@ -105,6 +105,8 @@ forEachBackend('bad input: SimHash options', (backend) => {
     ['words with a number', { words: [42] }, TypeError, TYPE],
     ['words with a negative frequency', { words: [['新词', -1]] }, RangeError, RANGE],
     ['words with an infinite frequency', { words: [['新词', Infinity]] }, RangeError, RANGE],
+    ['words with a fractional frequency (Segmenter#addWord takes integers too)', { words: [['新词', 0.99]] }, RangeError, RANGE],
+    ['words with a frequency above 2^32 - 1', { words: [['新词', 2 ** 32]] }, RangeError, RANGE],
     ['words with a string frequency', { words: [['新词', '5']] }, TypeError, TYPE],
     ['stopWords is a number', { stopWords: 42 }, TypeError, TYPE],
     ['stopWords "" (a path)', { stopWords: '' }, TypeError, VALUE],

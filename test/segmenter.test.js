@@ -440,6 +440,34 @@ describe('Segmenter: the binary dictionary', function () {
     }
   });
 
+  it('ignores sections it does not know (a later format may add some), even one listed twice, in both engines', function () {
+    // Two entries of id 10 inserted into the section table; the data moves 32 bytes down.
+    const count = good.readUInt32LE(24);
+    const tableEnd = 96 + count * 16;
+    const b = Buffer.alloc(good.length + 32);
+    good.copy(b, 0, 0, tableEnd);
+    good.copy(b, tableEnd + 32, tableEnd);
+    for (let i = 0; i < count; i++) b.writeUInt32LE(good.readUInt32LE(96 + i * 16 + 4) + 32, 96 + i * 16 + 4);
+    for (const at of [tableEnd, tableEnd + 16]) {
+      b.writeUInt32LE(10, at);
+      b.writeUInt32LE(tableEnd + 32, at + 4); // 8-aligned, inside the file, 0 bytes long
+    }
+    b.writeUInt32LE(count + 2, 24);
+    b.writeUInt32LE(b.length, 16);
+    resign(b);
+    const text = '我来到北京清华大学';
+    for (const backend of BACKENDS) {
+      assert.deepEqual(new Segmenter({ backend, dictionary: new Uint8Array(b) }).cut(text), ['我', '来到', '北京', '清华大学']);
+    }
+    // A known section listed twice is still corrupt.
+    b.writeUInt32LE(3, tableEnd);
+    resign(b);
+    for (const backend of BACKENDS) {
+      assert.throws(() => new Segmenter({ backend, dictionary: new Uint8Array(b) }),
+        (e) => e instanceof SimHashError && e.code === 'SIMHASH_ZH_DICT_CORRUPT' && /section 3 appears twice/.test(e.message));
+    }
+  });
+
   forEachBackend('rejects a damaged file with a stable code, never a crash', (backend) => {
     for (const [name, code, message, make] of cases) {
       it(name, function () {
