@@ -319,6 +319,38 @@ describe('cli', function () {
       assert.match(r.stderr, new RegExp(`^simhash-zh: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: invalid JSON`));
     });
 
+    it('--encoding reads GBK/GB18030 and Big5; bytes not valid in the encoding are counted in a warning', function () {
+      const text = '你好世界，北京大学。';
+      const gbk = Buffer.from('c4e3bac3cac0bde7a3acb1b1bea9b4f3d1a7a1a3', 'hex'); // the text in GBK
+      const expected = run(['fingerprint', '-q'], { input: `${text}\n${text}\n` });
+      const input = Buffer.concat([gbk, Buffer.from('\n'), gbk, Buffer.from('\n')]);
+      for (const label of ['gb18030', 'gbk', 'GB2312']) {
+        const r = run(['fingerprint', '-q', '--encoding', label], { input });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, expected.stdout);
+        assert.equal(r.stderr, '');
+      }
+      // Read as UTF-8, GBK is mostly invalid: the records are still written, with a warning.
+      const asUtf8 = run(['fingerprint', '-q'], { input });
+      assert.equal(asUtf8.code, 0);
+      assert.equal(jsonLines(asUtf8.stdout).length, 2);
+      assert.equal(asUtf8.stderr, 'simhash-zh fingerprint: 2 lines (first: <stdin>:1): bytes that are not valid utf-8, read as U+FFFD ' +
+        '(a GBK or GB18030 file: --encoding gb18030; Big5: --encoding big5)\n');
+      // A U+FFFD that the text holds is a character like any other.
+      assert.equal(run(['fingerprint', '-q'], { input: '替换字符\ufffd\n' }).stderr, '');
+      const big5 = run(['fingerprint', '-q', '--encoding', 'big5'], { input: Buffer.from('a741a66e0a', 'hex') });
+      assert.equal(big5.stdout, run(['fingerprint', '-q'], { input: '你好\n' }).stdout);
+      // compare reads its files in the encoding too.
+      const file = path.join(tmp, 'gbk.txt');
+      fs.writeFileSync(file, gbk);
+      const compared = JSON.parse(run(['compare', '--encoding', 'gb18030', file, file]).stdout);
+      assert.equal(compared.fingerprintA, jsonLines(expected.stdout)[0].fingerprint);
+      assert.match(run(['compare', file, '-'], { input: text }).stderr, new RegExp(`^simhash-zh compare: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: bytes that are not valid utf-8`));
+      const bad = run(['dedup', '--encoding', 'utf-16le'], { input: 'x\n' });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--encoding must name one of utf-8, gb18030, gbk, big5, shift_jis, euc-jp, euc-kr .*got 'utf-16le'/);
+    });
+
     it('--skip-invalid continues and counts the skipped lines on stderr', function () {
       const { code, stdout, stderr } = run(['fingerprint', '--jsonl', '--skip-invalid'], { input: bad });
       assert.equal(code, 0);

@@ -16,6 +16,7 @@ import { InputError, UsageError } from './errors';
 import { readRecords, readWhole, type InputRecord, type InputStats, type RecordId } from './input';
 import {
   BACKEND_SPEC,
+  ENCODING_SPEC,
   FORMAT_SPEC,
   HELP_SPEC,
   INPUT_SPECS,
@@ -25,6 +26,7 @@ import {
   STOP_WORDS_SPEC,
   USER_DICT_SPEC,
   backendOption,
+  decoderOption,
   flag,
   inputOptions,
   maxDistance,
@@ -139,10 +141,11 @@ class Reporter {
   /** Erases the bar; warns about skipped lines (always); writes the summary (when wanted). */
   finish(summary: string): void {
     this.progress.clear();
-    const { skipped, firstSkipped } = this.stats;
+    const { skipped, firstSkipped, undecodable, firstUndecodable } = this.stats;
     if (skipped > 0) {
       process.stderr.write(`simhash-zh ${this.command}: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'} (first: ${firstSkipped})\n`);
     }
+    if (undecodable > 0) warnUndecodable(this.command, `${plural(undecodable, 'line')} (first: ${firstUndecodable})`, this.stats.encoding);
     if (this.mode.summary) process.stderr.write(`simhash-zh ${this.command}: ${summary} in ${secondsSince(this.started)}\n`);
   }
   /** Erases the bar before an error message. */
@@ -164,6 +167,12 @@ async function withReporter<T>(reporter: Reporter, body: () => Promise<T>, out?:
     reporter.abort();
     throw error;
   }
+}
+
+/** The warning for input whose bytes are not all valid in its encoding (`what`: a file, or lines). */
+function warnUndecodable(command: string, what: string, encoding: string): void {
+  const hint = encoding === 'utf-8' ? ' (a GBK or GB18030 file: --encoding gb18030; Big5: --encoding big5)' : '';
+  process.stderr.write(`simhash-zh ${command}: ${what}: bytes that are not valid ${encoding}, read as U+FFFD${hint}\n`);
 }
 
 function plural(n: number, word: string): string {
@@ -214,6 +223,7 @@ const compareCommand: Command = {
     'similar = distance <= --max-distance. TSV: the same values in that order.',
   specs: [
     { name: 'text', type: 'boolean', help: 'the two arguments are the texts themselves' },
+    ENCODING_SPEC,
     ...HASHING_SPECS,
     { ...MAX_DISTANCE_SPEC, help: 'the "similar" threshold in bits (default 3)' },
     FORMAT_SPEC,
@@ -226,7 +236,15 @@ const compareCommand: Command = {
     }
     const [a, b] = args.positionals as [string, string];
     if (!flag(args, 'text') && a === '-' && b === '-') throw new UsageError("stdin ('-') can be read only once", this.name);
-    const texts = flag(args, 'text') ? [a, b] : [readWhole(a), readWhole(b)];
+    let texts = [a, b];
+    if (!flag(args, 'text')) {
+      const decoder = decoderOption(args, this.name);
+      texts = [a, b].map((name) => {
+        const text = readWhole(name, decoder);
+        if (decoder.lastInvalid) warnUndecodable(this.name, name === '-' ? '<stdin>' : name, decoder.encoding);
+        return text;
+      });
+    }
     const simhash = createSimHash(options);
     const [fa, fb] = texts.map((text) => simhash.fingerprint(text)) as [bigint, bigint];
     const distance = simhash.distance(fa, fb);

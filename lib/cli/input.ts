@@ -1,9 +1,13 @@
 // Input: files or stdin, read as a stream and split into records (one per line, or one JSON object
 // per line with --jsonl), yielded in batches. Memory is one batch plus one read chunk, whatever the
-// size of the input. Bytes that are not valid UTF-8 decode to U+FFFD; a UTF-8 BOM is dropped.
+// size of the input. Text is UTF-8 unless --encoding names another; bytes that are not valid in the
+// encoding decode to U+FFFD, and the lines holding them are counted (a warning names the first);
+// a BOM is dropped.
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import { TextDecoder } from 'node:util';
 import { InputError, UsageError, fileError } from './errors';
 
 export interface Source {
@@ -38,6 +42,55 @@ export interface InputOptions {
   idRequired: boolean;
   /** Skip malformed records (counted in stats) instead of stopping with exit 1. */
   skipInvalid: boolean;
+  /** Decodes the input's bytes (--encoding). */
+  decoder: TextDecoding;
+}
+
+/**
+ * The encodings --encoding takes (WHATWG names; labels such as gb2312 or utf8 name them too):
+ * those in which bytes 0x0A and 0x0D only ever mean a line end, so lines split on bytes.
+ */
+export const ENCODINGS = ['utf-8', 'gb18030', 'gbk', 'big5', 'shift_jis', 'euc-jp', 'euc-kr'] as const;
+
+/** Bytes to text in one encoding, noting whether the last bytes decoded were all valid in it. */
+export class TextDecoding {
+  /** The last decode met bytes that are not valid in the encoding (they became U+FFFD). */
+  lastInvalid = false;
+  /** Its WHATWG name. */
+  readonly encoding: string;
+  private readonly fatal: TextDecoder | undefined;
+  private readonly lenient: TextDecoder | undefined;
+
+  /** Throws a RangeError for an encoding this Node does not decode, or one ENCODINGS lacks. */
+  constructor(label = 'utf-8') {
+    const encoding = new TextDecoder(label).encoding;
+    if (!(ENCODINGS as readonly string[]).includes(encoding)) {
+      throw new RangeError(`'${label}' (${encoding}) is not an encoding whose lines split on bytes`);
+    }
+    this.encoding = encoding;
+    // Buffer#toString decodes UTF-8 faster than a TextDecoder; the others need one.
+    if (encoding !== 'utf-8') {
+      this.fatal = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+      this.lenient = new TextDecoder(encoding, { ignoreBOM: true });
+    }
+  }
+
+  decode(bytes: Buffer, end = bytes.length): string {
+    if (this.fatal === undefined || this.lenient === undefined) {
+      const text = bytes.toString('utf8', 0, end);
+      // U+FFFD is also a character of its own: only then are the bytes checked.
+      this.lastInvalid = text.includes('\ufffd') && !isUtf8(bytes.subarray(0, end));
+      return text;
+    }
+    const view = bytes.subarray(0, end);
+    try {
+      this.lastInvalid = false;
+      return this.fatal.decode(view);
+    } catch {
+      this.lastInvalid = true;
+      return this.lenient.decode(view);
+    }
+  }
 }
 
 /** What has been read so far, for the progress bar and the summary. */
@@ -46,7 +99,14 @@ export class InputStats {
   records = 0;
   skipped = 0;
   firstSkipped: string | undefined;
-  constructor(readonly totalBytes: number | undefined) {}
+  /** Lines with bytes that are not valid in the encoding, and where the first is. */
+  undecodable = 0;
+  firstUndecodable: string | undefined;
+  constructor(
+    readonly totalBytes: number | undefined,
+    /** The input's encoding (WHATWG name), for the warning about bad bytes. */
+    readonly encoding = 'utf-8',
+  ) {}
 }
 
 export const SAMPLE_PATH = path.join(__dirname, '..', '..', 'examples', 'news.jsonl');
@@ -164,7 +224,11 @@ export async function* readRecords(
   const parseLine = (source: Source, bytes: Buffer, line: number): InputRecord | SkippedRecord | undefined => {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 0x0d) end--;
-    let text = bytes.toString('utf8', 0, end);
+    let text = options.decoder.decode(bytes, end);
+    if (options.decoder.lastInvalid) {
+      stats.undecodable++;
+      stats.firstUndecodable ??= `${source.name}:${line}`;
+    }
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const defaultId: RecordId = qualify ? `${source.name}:${line}` : line;
     if (!source.jsonl) return { id: defaultId, text, raw: text };
@@ -280,8 +344,8 @@ export async function* readRecords(
   if (batch.length > 0) yield batch;
 }
 
-/** A whole input as one text (compare): a file, or stdin for `-`. */
-export function readWhole(name: string): string {
+/** A whole input as one text (compare): a file, or stdin for `-`; `decoder.lastInvalid` tells of bad bytes. */
+export function readWhole(name: string, decoder: TextDecoding): string {
   let bytes: Buffer;
   try {
     if (name === '-') bytes = fs.readFileSync(0);
@@ -292,6 +356,6 @@ export function readWhole(name: string): string {
   } catch (error) {
     throw fileError(name === '-' ? '<stdin>' : name, error);
   }
-  const text = bytes.toString('utf8');
+  const text = decoder.decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

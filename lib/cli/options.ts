@@ -2,8 +2,12 @@
 import type { Bits, PresetName, SimHashOptions, Backend } from '../index';
 import type { OptionSpec, ParsedArgs } from './args';
 import { UsageError } from './errors';
-import { InputStats, resolveSources, totalSize, type InputOptions } from './input';
+import { ENCODINGS, InputStats, TextDecoding, resolveSources, totalSize, type InputOptions } from './input';
 import { OUTPUT_FORMATS, type OutputFormat } from './output';
+
+export const ENCODING_SPEC: OptionSpec = {
+  name: 'encoding', type: 'string', value: 'NAME', help: 'the input files\' encoding: utf-8 (default), gb18030 (reads GBK and GB2312 too), big5, ...',
+};
 
 export const INPUT_SPECS: readonly OptionSpec[] = [
   { name: 'jsonl', type: 'boolean', help: 'records are JSON objects, one per line (default for *.jsonl, *.ndjson)' },
@@ -12,6 +16,7 @@ export const INPUT_SPECS: readonly OptionSpec[] = [
   { name: 'id', type: 'string', value: 'NAME', help: 'JSONL field with the id (default: id if present, else the line number)' },
   { name: 'skip-invalid', type: 'boolean', help: 'skip malformed JSONL lines (counted on stderr) instead of exit 1' },
   { name: 'sample', type: 'boolean', help: "read the package's sample, examples/news.jsonl, instead of files" },
+  ENCODING_SPEC,
 ];
 
 export const PRESET_SPECS: readonly OptionSpec[] = [
@@ -143,6 +148,16 @@ export function maxDistance(args: ParsedArgs, bits: Bits, command: string, limit
   return Number(value);
 }
 
+/** --encoding as a decoder (default UTF-8). */
+export function decoderOption(args: ParsedArgs, command: string): TextDecoding {
+  const label = stringOption(args, 'encoding');
+  try {
+    return new TextDecoding(label);
+  } catch {
+    throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or another label of one, such as gb2312); got '${label}'`, command);
+  }
+}
+
 /** The input options and a fresh InputStats; files are checked here (a missing one: exit 1). */
 export function inputOptions(args: ParsedArgs, command: string): { input: InputOptions; stats: InputStats } {
   const fields = listOption(args, 'field');
@@ -160,6 +175,7 @@ export function inputOptions(args: ParsedArgs, command: string): { input: InputO
     },
     command,
   );
+  const decoder = decoderOption(args, command);
   return {
     input: {
       sources,
@@ -167,8 +183,9 @@ export function inputOptions(args: ParsedArgs, command: string): { input: InputO
       idField: idField ?? 'id',
       idRequired: idField !== undefined,
       skipInvalid: flag(args, 'skip-invalid'),
+      decoder,
     },
-    stats: new InputStats(totalSize(sources)),
+    stats: new InputStats(totalSize(sources), decoder.encoding),
   };
 }
 
