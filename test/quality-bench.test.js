@@ -357,6 +357,21 @@ describe('quality benchmark: methods and CLI', function () {
     }
   });
 
+  it('reads a GB18030 (GBK) corpus file as such, and refuses one that is neither it nor UTF-8', function () {
+    const common = require('../bench/common');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'simhash-zh-gbk-'));
+    try {
+      const gbk = path.join(dir, 'gbk.txt');
+      fs.writeFileSync(gbk, Buffer.from('c4e3bac3cac0bde70ab1b1bea9b4f3d1a70a', 'hex')); // 你好世界\n北京大学\n in GBK
+      assert.deepEqual(common.corpusLines([gbk]).lines, ['你好世界', '北京大学']);
+      const bad = path.join(dir, 'bad.txt');
+      fs.writeFileSync(bad, Buffer.from([0xff, 0xff, 0x81, 0x0a]));
+      assert.throws(() => common.readCorpusText(bad), /bad\.txt: neither UTF-8 nor GB18030 text/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads gettext catalogs (.mo, either byte order) for --corpus gettext', function () {
     const { gettextMessages } = require('../bench/segment-corpora');
     // A .mo file: magic, revision, count, offsets of the original and translation tables, then
