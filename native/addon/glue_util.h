@@ -65,9 +65,11 @@ inline std::shared_ptr<const simhash_zh::Dictionary> load_dictionary(Napi::Env e
   return dictionary;
 }
 
-// Runs `body`, turning the core's C++ exceptions into JS errors. node-addon-api rethrows only
-// Napi::Error; anything else leaving a callback would terminate the process (std::bad_alloc on a
-// 100 MB text under a memory limit did). `where` names the object for the out-of-memory message.
+// Runs `body`, turning the core's C++ exceptions into JS errors of the right class and code:
+// std::bad_alloc into ERR_MEMORY_ALLOCATION_FAILED, invalid_argument and length_error into a
+// RangeError. (Without NODE_ADDON_API_CPP_EXCEPTIONS_ALL, which both build files define, any
+// exception but a Napi::Error would terminate the process; with it, one that escapes this
+// becomes a plain Error with its what().) `where` names the object for the out-of-memory message.
 template <typename F>
 auto guarded(Napi::Env env, const char* where, F&& body) -> decltype(body()) {
   try {
