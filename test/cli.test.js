@@ -351,6 +351,28 @@ describe('cli', function () {
       assert.match(bad.stderr, /--encoding must name one of utf-8, gb18030, gbk, big5, shift_jis, euc-jp, euc-kr .*got 'utf-16le'/);
     });
 
+    it('an id that JSON cannot hold exactly, a field through the prototype, a directory on stdin, a later file failing', function () {
+      const big = run(['dedup', '--jsonl', '--report'], { input: '{"id":1234567890123456789,"text":"甲"}\n{"id":1234567890123456790,"text":"甲"}\n' });
+      assert.equal(big.code, 1);
+      assert.match(big.stderr, /<stdin>:1: field "id" \(the id\) is the number 1234567890123456800, which is not an integer below 2\^53 .*write it as a string/);
+      assert.match(run(['fingerprint', '--jsonl'], { input: '{"id":1e400,"text":"x"}\n' }).stderr, /is the number Infinity, which is not an integer/);
+      assert.deepEqual(jsonLines(run(['fingerprint', '--jsonl'], { input: '{"id":9007199254740991,"text":"x"}\n' }).stdout).map((r) => r.id), [9007199254740991]);
+      assert.match(run(['fingerprint', '--field', 'constructor'], { input: '{"text":"x"}\n' }).stderr, /<stdin>:1: field "constructor" is missing/);
+      assert.match(run(['fingerprint', '--id', '__proto__'], { input: '{"text":"x"}\n' }).stderr, /<stdin>:1: field "__proto__" \(the id\) is missing/);
+      const dir = spawnSync(process.execPath, [MAIN, 'fingerprint'], { stdio: [fs.openSync(tmp, 'r'), 'pipe', 'pipe'], encoding: 'utf8' });
+      assert.equal(dir.status, 1);
+      assert.equal(dir.stderr, "simhash-zh: cannot read '<stdin>': is a directory\n");
+      if (fs.existsSync('/proc/self/mem')) {
+        // A file that opens but cannot be read (EIO): the records of the files before it are written first.
+        const two = path.join(tmp, 'two.txt');
+        fs.writeFileSync(two, '北京\n上海\n');
+        const r = run(['fingerprint', two, '/proc/self/mem']);
+        assert.equal(r.code, 1);
+        assert.equal(jsonLines(r.stdout).length, 2);
+        assert.match(r.stderr, /cannot read '\/proc\/self\/mem'/);
+      }
+    });
+
     it('--skip-invalid continues and counts the skipped lines on stderr', function () {
       const { code, stdout, stderr } = run(['fingerprint', '--jsonl', '--skip-invalid'], { input: bad });
       assert.equal(code, 0);

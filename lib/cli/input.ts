@@ -155,7 +155,10 @@ export function resolveSources(flags: SourceFlags, command: string): Source[] {
       try {
         const stat = fs.fstatSync(0);
         if (stat.isFile()) size = stat.size;
-      } catch {
+        // Node reads a directory on stdin as empty input: say what it is instead.
+        if (stat.isDirectory()) throw fileError('<stdin>', { code: 'EISDIR' });
+      } catch (error) {
+        if (error instanceof InputError) throw error;
         // stdin closed or not a file: size unknown
       }
     } else {
@@ -245,17 +248,22 @@ export async function* readRecords(
     const object = value as Record<string, unknown>;
     const parts: string[] = [];
     for (const field of options.fields) {
-      const part = object[field];
+      // Own fields only: "constructor" or "__proto__" is a field the record has, or is missing.
+      const part = Object.hasOwn(object, field) ? object[field] : undefined;
       if (part === undefined) return invalid(source, line, `field "${field}" is missing`);
       if (typeof part !== 'string') return invalid(source, line, `field "${field}" is ${describeValue(part)}, not a string`);
       parts.push(part);
     }
     let id: RecordId = defaultId;
-    const given = object[options.idField];
+    const given = Object.hasOwn(object, options.idField) ? object[options.idField] : undefined;
     if (given === undefined) {
       if (options.idRequired) return invalid(source, line, `field "${options.idField}" (the id) is missing`);
-    } else if (typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))) {
+    } else if (typeof given === 'string' || (typeof given === 'number' && Number.isSafeInteger(given))) {
       id = given;
+    } else if (typeof given === 'number') {
+      // JSON.parse rounds such a number (a 64-bit id becomes a neighbour's): distinct records would share it.
+      return invalid(source, line, `field "${options.idField}" (the id) is the number ${given}, which is not an integer ` +
+        `below 2^53 and so not exact as read; write it as a string`);
     } else {
       return invalid(source, line, `field "${options.idField}" (the id) is ${describeValue(given)}, not a string or a number`);
     }
@@ -332,8 +340,15 @@ export async function* readRecords(
         }
       }
     } catch (error) {
-      if (error instanceof InputError) throw error;
-      throw fileError(source.name, error);
+      // As for a bad line: the records read before the failure are still processed and written.
+      const failed = error instanceof InputError ? error : fileError(source.name, error);
+      if (batch.length > 0) {
+        const partial = batch;
+        batch = [];
+        batchChars = 0;
+        yield partial;
+      }
+      throw failed;
     }
     if (pendingBytes > 0) {
       const full = take(Buffer.concat(pending));

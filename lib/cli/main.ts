@@ -111,6 +111,8 @@ if (require.main === module) {
     process.stderr.write(`${PROGRAM}: cannot write the output: ${error.message}\n`);
     process.exit(EXIT_INPUT);
   });
+  // A closed stderr (`… 2>&1 >out | head -c1`) loses the progress bar and the messages, not the output.
+  process.stderr.on('error', () => {});
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
