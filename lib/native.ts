@@ -1,7 +1,7 @@
 // Loads the native addon (node-gyp-build: the local build first, then prebuilds) and decides
 // which engine serves by default. The load error is kept, never swallowed.
 import * as path from 'node:path';
-import { SimHashError, listOf } from './errors';
+import { SimHashError, invalidValue, listOf } from './errors';
 import type { NativeAsyncEngine } from './async';
 import type { Backend, Engine, FingerprintEngine } from './engine';
 
@@ -58,7 +58,7 @@ function defaultBackend(): Backend {
   const forced = process.env.SIMHASH_ZH_BACKEND;
   if (forced === undefined || forced === '') return loaded.addon ? 'native' : 'js';
   if (forced !== 'native' && forced !== 'js') {
-    throw new TypeError(`SIMHASH_ZH_BACKEND must be one of ${listOf(BACKENDS)}, got '${forced}'`);
+    throw invalidValue(`SIMHASH_ZH_BACKEND must be one of ${listOf(BACKENDS)}, got '${forced}'`);
   }
   if (forced === 'native') requireNativeAddon();
   return forced;

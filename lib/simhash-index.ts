@@ -348,6 +348,15 @@ export class SimHashIndex {
   save(file: string): void {
     assertPath(file);
     const bytes = this.serialize();
+    try {
+      this.saveBytes(file, bytes);
+    } catch (error) {
+      throw new SimHashError('SIMHASH_ZH_INDEX_IO', `cannot write index ${file}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Writes `bytes` to a temporary file beside `file`, then renames it into place. */
+  private saveBytes(file: string, bytes: Uint8Array): void {
     const dir = path.dirname(path.resolve(file));
     const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
     const fd = fs.openSync(temp, 'wx', 0o644);
@@ -380,10 +389,16 @@ export class SimHashIndex {
     }
   }
 
-  /** Reads a file written by save(); errors as deserialize(), plus the file system's own. */
+  /** Reads a file written by save(); errors as deserialize(), or SIMHASH_ZH_INDEX_IO (the file system's error as its cause). */
   static load(file: string, options?: { backend?: Backend }): SimHashIndex {
     assertPath(file);
-    return SimHashIndex.deserialize(fs.readFileSync(file), options);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (error) {
+      throw new SimHashError('SIMHASH_ZH_INDEX_IO', `cannot read index ${file}: ${(error as Error).message}`, { cause: error });
+    }
+    return SimHashIndex.deserialize(bytes, options);
   }
 }
 

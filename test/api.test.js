@@ -140,7 +140,7 @@ describe('loading', function () {
     assert.equal(run("const s=require('./dist');console.log(s.backend, new s.SimHash({preset:'SimHashChinese'}).backend)", { SIMHASH_ZH_BACKEND: 'js' }), 'js js');
   });
   it('an invalid SIMHASH_ZH_BACKEND is a TypeError at load', function () {
-    assert.match(run("try{require('./dist')}catch(e){console.log(e.name+': '+e.message)}", { SIMHASH_ZH_BACKEND: 'gpu' }), /TypeError: SIMHASH_ZH_BACKEND must be one of 'native', 'js'/);
+    assert.match(run("try{require('./dist')}catch(e){console.log(e.name+' '+e.code+': '+e.message)}", { SIMHASH_ZH_BACKEND: 'gpu' }), /TypeError ERR_INVALID_ARG_VALUE: SIMHASH_ZH_BACKEND must be one of 'native', 'js'/);
   });
   it('import { SimHash } from "simhash-zh" works from ESM', function () {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e',

@@ -12,7 +12,7 @@ const word = fc.constantFrom('SimHash', 'hello', 'C++', '3.14', 'iPhone15', 'e-m
 const markup = fc.constantFrom('<html>', '</html>', '<p>', '</p>', '<script>', '</script>', '<br/>', '&amp;', '&nbsp;', '-_-', '--', '/', '<header>', '</pre>');
 // Pieces of URLs and e-mail addresses (the default pipeline counts each whole): schemes, www, '@', their punctuation.
 const url = fc.constantFrom('https://', 'http://', 'ftp:', '://', 'www.', 'WWW.', 'www', 'a.com/x?q=1&r=2', '/s/', '#top', ').', '%E4', '[::1]:80', 'svn+ssh://',
-  '@', 'a.b@', '@x.cn', 'me+tag@Mail.Example.org', '_%-', '@1.2', '-x.');
+  '@', 'a.b@', '@x.cn', 'me+tag@Mail.Example.org', '_%-', '@1.2', '-x.', '：www.', '（www.', '/www.');
 const punctuation = fc.constantFrom(...'，。！？、；：“”‘’（）《》【】…—,.!?;:\'"()[]{}\t\n\r \u3000\u00a0'.split(''));
 const other = fc.constantFrom('é', 'ß', 'Ω', 'ж', '\u0080', '\u00bf', '\u0800', '\ue000', '\ufffd', 'Ａ', 'ｚ', '０', '😀', '👍🏽', '👨‍👩‍👧', '𠀀', '𪚥', '\0', '\u007f', '\u2e80', '\u31c0', '\uff00');
 

@@ -378,8 +378,10 @@ forEachBackend('bad input: SimHashIndex', (backend) => {
       }
       expectThrow(() => SimHashIndex.deserialize(good, { backend, bits: 64 }), TypeError, VALUE);
     });
-    it('a missing file -> the file system error (ENOENT)', () => {
-      expectThrow(() => SimHashIndex.load('/nonexistent/simhash-zh.idx', { backend }), Error, 'ENOENT');
+    it('a missing file, or a directory that does not exist to save into -> SIMHASH_ZH_INDEX_IO, the file system error its cause', () => {
+      expectThrow(() => SimHashIndex.load('/nonexistent/simhash-zh.idx', { backend }), SimHashError, 'SIMHASH_ZH_INDEX_IO');
+      assert.throws(() => SimHashIndex.load('/nonexistent/simhash-zh.idx', { backend }), (e) => e.cause.code === 'ENOENT' && /nonexistent\/simhash-zh\.idx/.test(e.message));
+      expectThrow(() => new SimHashIndex({ backend }).save('/nonexistent/dir/simhash-zh.idx'), SimHashError, 'SIMHASH_ZH_INDEX_IO');
     });
     it('the intact file loads and answers alike', () => {
       const loaded = SimHashIndex.deserialize(good, { backend });

@@ -93,8 +93,13 @@ forEachBackend('default pipeline', (backend) => {
     const tokens = (h, text) => h.tokens(text).map((t) => t.token);
     assert.deepEqual(tokens(simhash, '详情见https://mp.weixin.qq.com/s/AbC12?x=1&y=%E4。点击查看'),
       ['详情', '详', '情', '见', 'https://mp.weixin.qq.com/s/abc12?x=1&y=%e4', '点击', '点', '击', '查看', '查']);
-    // www. in any case, not after a URL character; trailing punctuation is not the URL's.
+    // www. in any case, not inside a longer name or path; trailing punctuation is not the URL's.
     assert.deepEqual(tokens(simhash, '访问WWW.Example.com/a_(b)). 或 x.www.y'), ['访问', '访', '问', 'www.example.com/a_(b', 'x', 'www', 'w', 'y']);
+    // After a full-width colon or comma (folded to ':' and ','), or in brackets, it starts a URL.
+    const words = (text) => simhash.tokens(text).filter((t) => t.kind === 'word').map((t) => t.token);
+    assert.deepEqual(words('官网：www.example.com，客服，www.help.cn'), ['www.example.com', '客服', 'www.help.cn']);
+    assert.deepEqual(words('详见（www.a.org）。'), ['详见', 'www.a.org']);
+    assert.deepEqual(words('见 a/www.b.cn 与 u@www.c.cn 与 a-www.d.cn'), ['www', 'cn', 'u@www.c.cn']); // each feature once, in first-occurrence order
     assert.deepEqual(tokens(simhash, 'svn+ssh://host/p, ftp:// 与 www'), ['svn', 's', 'v', 'n', 'ssh://host/p', 'ftp', 'f', 't', 'p', 'www', 'w']);
     const url = tokens(simhash, '见 https://a.b/c').find((t) => t.startsWith('http'));
     assert.equal(simhash.tokens('见 https://a.b/c').find((t) => t.token === url).kind, 'word');

@@ -17,6 +17,14 @@ for (let c = 0; c < 128; c++) {
 
 const isUrlChar = (c: number): boolean => c < 128 && URL_CHAR[c] === 1;
 
+/**
+ * A character after which "www." would be inside a longer name or path (`a.www.b`, `x/www.y`,
+ * `user@www.host`), not the start of a URL: letters, digits and "-._/@". Any other, such as the
+ * ':' or ',' a full-width colon or comma folds to, or a bracket, may precede a URL.
+ */
+const continuesNameBeforeWww = (c: number): boolean =>
+  isAsciiAlnum(c) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x2f || c === 0x40;
+
 const WWW_DOT = /www\./i;
 
 /** Whether `text` may hold a URL: it has "://" or "www." (any case). A text without either skips the per-word tests. */
@@ -27,7 +35,8 @@ export function mayHoldUrl(text: string): boolean {
 /**
  * Where the URL that the word [start, end) of the normalized `text` begins ends, or 0 when it
  * begins none. A URL begins at a word of ASCII letters and digits followed by "://" (its
- * scheme), or at the word "www" (any case) followed by '.' and not preceded by a URL character;
+ * scheme), or at the word "www" (any case) followed by '.' and not preceded by a character that
+ * continues a name (continuesNameBeforeWww: "官网：www.example.com" is a URL, `a.www.b` is not);
  * it runs over the URL characters after that, less trailing punctuation, and needs at least one.
  */
 export function urlEndAfter(text: string, start: number, end: number): number {
@@ -37,7 +46,7 @@ export function urlEndAfter(text: string, start: number, end: number): number {
     body = end + 3;
   } else if (end - start === 3 && (text.charCodeAt(start) | 0x20) === 0x77 && (text.charCodeAt(start + 1) | 0x20) === 0x77 &&
     (text.charCodeAt(start + 2) | 0x20) === 0x77 && end < n && text.charCodeAt(end) === 0x2e &&
-    (start === 0 || !isUrlChar(text.charCodeAt(start - 1)))) {
+    (start === 0 || !continuesNameBeforeWww(text.charCodeAt(start - 1)))) {
     body = end + 1;
   } else {
     return 0;

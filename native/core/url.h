@@ -26,6 +26,14 @@ inline bool is_url_byte(unsigned c) {
   }
 }
 
+// A character after which "www." would be inside a longer name or path (`a.www.b`, `x/www.y`,
+// `user@www.host`), not the start of a URL: letters, digits and "-._/@". Any other, such as the
+// ':' or ',' a full-width colon or comma folds to, or a bracket, may precede a URL
+// ("官网：www.example.com").
+inline bool continues_name_before_www(unsigned c) {
+  return is_ascii_alnum(c) || c == '-' || c == '.' || c == '_' || c == '/' || c == '@';
+}
+
 // Punctuation that ends a sentence or a bracket around a URL rather than the URL.
 inline bool is_url_trailing_byte(unsigned c) {
   switch (c) {
@@ -54,15 +62,15 @@ inline bool may_hold_url(std::string_view text) {
 
 // Where the URL that the word [start, end) of the normalized text `p` (n bytes) begins ends,
 // or 0 when it begins none. A URL begins at a word of ASCII letters and digits followed by
-// "://" (its scheme), or at the word "www" (any case) followed by '.' and not preceded by a URL
-// character; it runs over the URL characters after that, less trailing punctuation, and needs
-// at least one of them.
+// "://" (its scheme), or at the word "www" (any case) followed by '.' and not preceded by a
+// character that continues a name (continues_name_before_www); it runs over the URL characters
+// after that, less trailing punctuation, and needs at least one of them.
 inline size_t url_end_after(const unsigned char* p, size_t n, size_t start, size_t end) {
   size_t body;
   if (end + 3 <= n && p[end] == ':' && p[end + 1] == '/' && p[end + 2] == '/') {
     body = end + 3;
   } else if (end - start == 3 && (p[start] | 0x20) == 'w' && (p[start + 1] | 0x20) == 'w' && (p[start + 2] | 0x20) == 'w' &&
-             end < n && p[end] == '.' && (start == 0 || !is_url_byte(p[start - 1]))) {
+             end < n && p[end] == '.' && (start == 0 || !continues_name_before_www(p[start - 1]))) {
     body = end + 1;
   } else {
     return 0;

@@ -122,7 +122,11 @@ void test_url_spans() {
       {"https://", 0, 5, 0},                   // no body
       {"(http://x.org/a_(b)).", 1, 5, 18},     // trailing brackets go too
       {"WWW.Example.com/p", 0, 3, 17},         // www in any case
-      {"x.www.y", 2, 5, 0},                    // after a URL character
+      {"x.www.y", 2, 5, 0},                    // inside a longer name
+      {"x/www.y", 2, 5, 0},                    // inside a path
+      {"u@www.y", 2, 5, 0},                    // inside an address
+      {":www.a.cn", 1, 4, 9},                  // after a colon (a full-width one folds to it)
+      {"(www.a.cn)", 1, 4, 9},                 // in brackets
       {"\xe8\xa7\x81www.a.cn", 3, 6, 11},      // after a Chinese character
       {"wwww.a", 0, 4, 0},                     // not the word www
       {"a+b://c", 2, 3, 7},                    // the scheme is the word before ://
