@@ -80,10 +80,10 @@ function corpusFiles(file) {
   return found;
 }
 
-/** The text of a corpus file, a UTF-8 BOM dropped. */
 /**
- * A corpus file's text: UTF-8, or else GB18030 (which reads GBK and GB2312 too, as many Chinese
- * corpora come), said on stderr; a file that is neither is an error rather than noise to measure.
+ * A corpus file's text, a BOM dropped: UTF-8, or else GB18030 (which reads GBK and GB2312 too,
+ * as many Chinese corpora come), said on stderr; a file that is neither is an error rather than
+ * noise to measure.
  */
 function readCorpusText(file) {
   const bytes = fs.readFileSync(file);

@@ -215,6 +215,13 @@ export async function* readRecords(
   const qualify = options.sources.length > 1;
   let batch: InputRecord[] = [];
   let batchChars = 0;
+  /** The batch so far, handed over; a new one begins. */
+  const handOver = (): InputRecord[] => {
+    const full = batch;
+    batch = [];
+    batchChars = 0;
+    return full;
+  };
 
   const invalid = (source: Source, line: number, message: string): SkippedRecord => {
     const where = `${source.name}:${line}: ${message}`;
@@ -291,18 +298,13 @@ export async function* readRecords(
         record = parseLine(source, bytes, line);
       } catch (error) {
         failure = { error };
-        const partial = batch;
-        batch = [];
-        return partial.length > 0 ? partial : undefined;
+        return batch.length > 0 ? handOver() : undefined;
       }
       if (record === undefined || record instanceof SkippedRecord) return undefined;
       batch.push(record);
       batchChars += record.text.length + 16;
       if (batch.length < maxRecords && batchChars < maxChars) return undefined;
-      const full = batch;
-      batch = [];
-      batchChars = 0;
-      return full;
+      return handOver();
     };
     try {
       for await (const chunk of stream as AsyncIterable<Buffer | string>) {
@@ -342,12 +344,7 @@ export async function* readRecords(
     } catch (error) {
       // As for a bad line: the records read before the failure are still processed and written.
       const failed = error instanceof InputError ? error : fileError(source.name, error);
-      if (batch.length > 0) {
-        const partial = batch;
-        batch = [];
-        batchChars = 0;
-        yield partial;
-      }
+      if (batch.length > 0) yield handOver();
       throw failed;
     }
     if (pendingBytes > 0) {
