@@ -1,5 +1,7 @@
 #include "dictionary.h"
 
+#include "trie_view.h"
+
 #include "zeroed_memory.h"
 
 #include <algorithm>
@@ -323,7 +325,7 @@ const uint32_t* Dictionary::ascii_word_starts() const {
   return ascii_starts_word_;
 }
 
-bool Dictionary::validate(DictStatus* status) {
+bool Dictionary::validate(DictStatus* status, bool pack_trie) {
   const uint8_t* d = data_;
   const size_t n = size_;
   if (!host_is_little_endian()) {
@@ -429,6 +431,9 @@ bool Dictionary::validate(DictStatus* status) {
   trie_ = reinterpret_cast<const TrieNode*>(p);
   if (trie_slots_ < 1 || trie_slots_ > 0x7fffffffu) return corrupt(status, "trie is empty");
   const int64_t base_limit = static_cast<int64_t>(trie_slots_) - alphabet_size_ - 1;
+  if (pack_trie && trie_slots_ <= PackedTrie::kMaxSlots && entry_count_ <= PackedTrie::kMaxEntries) {
+    packed_ = ZeroedArray<uint64_t>(trie_slots_, true);  // written whole below
+  }
   for (uint32_t t = 0; t < trie_slots_; t++) {
     const TrieNode& node = trie_[t];
     // Every base + id stays inside the array: the hot loops do not bounds-check.
@@ -444,6 +449,11 @@ bool Dictionary::validate(DictStatus* status) {
     if (t > 0 && parent >= 0 && !trie_[parent].may_have_child(static_cast<int32_t>(t - static_cast<uint32_t>(trie_[parent].base)))) {
       return corrupt(status, "trie slot " + std::to_string(t) + " is missing from its parent's child filter");
     }
+  }
+  // Every field is in range (checked just above).
+  if (!packed_.empty()) {
+    uint64_t* packed = packed_.begin();
+    for (uint32_t t = 0; t < trie_slots_; t++) packed[t] = PackedTrie::pack(trie_[t]);
   }
   p = section(kEntryLogFreq, 4, entry_count_);
   if (!p) return false;
@@ -497,17 +507,19 @@ bool Dictionary::validate(DictStatus* status) {
   return true;
 }
 
-std::shared_ptr<const Dictionary> Dictionary::from_bytes(const void* data, size_t size, DictStatus* status) {
+std::shared_ptr<const Dictionary> Dictionary::from_bytes(const void* data, size_t size, DictStatus* status,
+                                                        bool pack_trie) {
   std::shared_ptr<Dictionary> dict(new Dictionary());
   dict->owned_.reset(new uint64_t[(size + 7) / 8 + 1]);
   if (size > 0) std::memcpy(dict->owned_.get(), data, size);  // data may be null when size is 0
   dict->data_ = reinterpret_cast<const uint8_t*>(dict->owned_.get());
   dict->size_ = size;
-  if (!dict->validate(status)) return nullptr;
+  if (!dict->validate(status, pack_trie)) return nullptr;
   return dict;
 }
 
-std::shared_ptr<const Dictionary> Dictionary::from_file(const std::string& path, DictStatus* status) {
+std::shared_ptr<const Dictionary> Dictionary::from_file(const std::string& path, DictStatus* status,
+                                                       bool pack_trie) {
 #if !defined(_WIN32)
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -541,7 +553,7 @@ std::shared_ptr<const Dictionary> Dictionary::from_file(const std::string& path,
   dict->mapping_ = mapping;
   dict->data_ = static_cast<const uint8_t*>(mapping);
   dict->size_ = size;
-  if (!dict->validate(status)) return nullptr;
+  if (!dict->validate(status, pack_trie)) return nullptr;
   return dict;
 #else
   std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -559,7 +571,7 @@ std::shared_ptr<const Dictionary> Dictionary::from_file(const std::string& path,
   }
   dict->data_ = reinterpret_cast<const uint8_t*>(dict->owned_.get());
   dict->size_ = static_cast<size_t>(size);
-  if (!dict->validate(status)) return nullptr;
+  if (!dict->validate(status, pack_trie)) return nullptr;
   return dict;
 #endif
 }

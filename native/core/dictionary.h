@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 
+#include "zeroed_memory.h"
+
 namespace simhash_zh {
 
 enum class DictError { kOk = 0, kIo, kCorrupt, kVersion };
@@ -90,9 +92,13 @@ struct EntryFactsRelease {
 class Dictionary {
  public:
   // Copies and validates `size` bytes. Returns nullptr and fills `status` on failure.
-  static std::shared_ptr<const Dictionary> from_bytes(const void* data, size_t size, DictStatus* status);
+  // `pack_trie`: make the packed copy of the trie when it fits (false only to test the walk
+  // over the file's own slots, which serves a dictionary too large to pack).
+  static std::shared_ptr<const Dictionary> from_bytes(const void* data, size_t size, DictStatus* status,
+                                                      bool pack_trie = true);
   // Maps (or reads) and validates a file.
-  static std::shared_ptr<const Dictionary> from_file(const std::string& path, DictStatus* status);
+  static std::shared_ptr<const Dictionary> from_file(const std::string& path, DictStatus* status,
+                                                     bool pack_trie = true);
   // from_file through a process-wide cache: one mapping per file (path, size and
   // modification time), shared by every caller while any holds it.
   static std::shared_ptr<const Dictionary> shared(const std::string& path, DictStatus* status);
@@ -113,6 +119,9 @@ class Dictionary {
   // One node per trie slot; slot 0 is the root.
   const TrieNode* trie() const { return trie_; }
   uint32_t trie_slots() const { return trie_slots_; }
+  // The trie in 8-byte slots (PackedTrie, trie_view.h), or nullptr when its slot or entry
+  // numbers do not fit them (a dictionary several times jieba's size).
+  const uint64_t* packed_trie() const { return packed_.empty() ? nullptr : packed_.begin(); }
   uint32_t entry_count() const { return entry_count_; }
   // One EntryFacts per entry.
   const EntryFacts* entry_facts() const { return facts_.get(); }
@@ -135,7 +144,7 @@ class Dictionary {
 
  private:
   Dictionary() = default;
-  bool validate(DictStatus* status);
+  bool validate(DictStatus* status, bool pack_trie);
   void find_ascii_word_starts() const;
   int32_t char_id_supp(uint32_t cp) const;
   bool has_entry(int32_t entry) const { return entry >= 0 && static_cast<uint32_t>(entry) < entry_count_; }
@@ -151,6 +160,7 @@ class Dictionary {
   uint32_t supp_count_ = 0;
   const TrieNode* trie_ = nullptr;
   uint32_t trie_slots_ = 0;
+  ZeroedArray<uint64_t> packed_;
   // Built at load into memory mapped in one call (map_zeroed, zeroed_memory.h).
   std::unique_ptr<EntryFacts[], EntryFactsRelease> facts_;
   const uint32_t* freq_ = nullptr;

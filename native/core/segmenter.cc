@@ -6,6 +6,7 @@
 
 #include "char_class.h"
 #include "heap_bytes.h"
+#include "trie_view.h"
 
 namespace simhash_zh {
 namespace {
@@ -36,6 +37,7 @@ void room_for_one_more(std::vector<T>& v) {
 Segmenter::Segmenter(std::shared_ptr<const Dictionary> dict)
     : dict_(std::move(dict)),
       trie_(dict_->trie()),
+      packed_(dict_->packed_trie()),
       bmp_(dict_->bmp()),
       base_entries_(static_cast<int32_t>(dict_->entry_count())),
       facts_(dict_->entry_facts()),
@@ -209,27 +211,31 @@ bool Segmenter::decode_more(size_t k) {
     h++;
   }
   w_off[h] = pos;
-  // The first step of every walk, from the root (whose children sit in a few hot lines).
-  const TrieNode* trie = trie_;
-  const int32_t root_base = trie[0].base;
-  int32_t* w_step = w_step_.data();
-  for (size_t q = have_; q < h; q++) {
-    const int32_t t = root_base + w_id[q];
-    w_step[q] = w_id[q] != 0 && trie[t].check == 0 ? t : -1;
+  if (packed_) {
+    first_steps(PackedTrie{packed_}, h);
+  } else {
+    first_steps(WideTrie{trie_}, h);
   }
+  have_ = h;
+  dec_pos_ = pos;
+  return k < h;
+}
+
+// The first step of every walk of the characters decoded since have_, up to h.
+template <class Trie>
+void Segmenter::first_steps(Trie trie, size_t h) {
+  const int32_t* w_id = w_id_.data();
+  int32_t* w_step = w_step_.data();
+  // From the root, whose children sit in a few hot lines.
+  for (size_t q = have_; q < h; q++) w_step[q] = trie.root_child(w_id[q]);
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(SIMHASH_ZH_NO_PREFETCH)
   // The second step of a walk usually misses the cache: start loading it for every new pair
   // of characters now, all at once, so the loads overlap (the TS engine touches them).
   for (size_t q = have_ > 0 ? have_ - 1 : 0; q + 1 < h; q++) {
     if (w_step[q] < 0) continue;
-    const TrieNode& n1 = trie[w_step[q]];
-    const int32_t c2 = w_id[q + 1];
-    if (n1.may_have_child(c2)) __builtin_prefetch(trie + n1.base + c2);
+    if (const void* target = trie.step_target(w_step[q], w_id[q + 1])) __builtin_prefetch(target);
   }
 #endif
-  have_ = h;
-  dec_pos_ = pos;
-  return k < h;
 }
 
 size_t Segmenter::memory_bytes() const {
@@ -267,12 +273,16 @@ void Segmenter::grow_window(size_t size) {
 }
 
 size_t Segmenter::block(size_t start, bool hmm, bool longest) {
+  return packed_ ? walk_block(PackedTrie{packed_}, start, hmm, longest) : walk_block(WideTrie{trie_}, start, hmm, longest);
+}
+
+template <class Trie>
+size_t Segmenter::walk_block(Trie trie, size_t start, bool hmm, bool longest) {
   have_ = 0;
   block_done_ = false;
   dec_pos_ = start;
   p_active_ = false;
   p_count_ = 0;
-  const TrieNode* trie = trie_;
   const bool overlay = !ov_child_.empty();
   size_t from = 0;
   size_t i = 0;
@@ -327,7 +337,7 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
     int32_t single = -1;
     int32_t s = w_step_[i];
     if (s >= 0) {
-      single = trie[s].entry;
+      single = trie.entry(s);
       // The dictionary's entries (checked at load).
       if (single >= 0 && facts[single].log_freq >= 0) edges = add_edge(edges, i + 1, single, facts[single].log_freq);
       size_t have = have_;
@@ -338,8 +348,8 @@ size_t Segmenter::block(size_t start, bool hmm, bool longest) {
           have = have_;
           w_id = w_id_.data();
         }
-        if (!trie_step(trie, s, w_id[j])) break;
-        const int32_t e = trie[s].entry;
+        if (!trie.step(s, w_id[j])) break;
+        const int32_t e = trie.entry(s);
         if (e >= 0) {
           const int32_t lf = facts[e].log_freq;
           if (lf >= 0) edges = add_edge(edges, j + 1, e, lf);

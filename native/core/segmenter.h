@@ -135,6 +135,10 @@ class Segmenter {
   void grow_window(size_t size);
   void grow_edges();
   size_t block(size_t start, bool hmm, bool longest);
+  template <class Trie>
+  size_t walk_block(Trie trie, size_t start, bool hmm, bool longest);
+  template <class Trie>
+  void first_steps(Trie trie, size_t h);
   void window(size_t from, size_t m, bool hmm, bool longest);
   void route_word(size_t start, size_t end, int32_t entry, bool joins, bool hmm);
   void flush_ascii(size_t end);
@@ -152,6 +156,7 @@ class Segmenter {
 
   std::shared_ptr<const Dictionary> dict_;
   const TrieNode* trie_;
+  const uint64_t* packed_;  // the dictionary's packed trie (trie_view.h), or nullptr
   const int32_t* bmp_;
   int32_t base_entries_;
   // Entry facts and frequencies: the dictionary's until add_word changes one, then a copy

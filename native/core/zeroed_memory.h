@@ -24,7 +24,9 @@ class ZeroedArray {
 
  public:
   ZeroedArray() = default;
-  explicit ZeroedArray(size_t count) : data_(static_cast<T*>(map_zeroed(count * sizeof(T), false))), size_(count) {}
+  // `populate`: map every page now (see map_zeroed).
+  explicit ZeroedArray(size_t count, bool populate = false)
+      : data_(static_cast<T*>(map_zeroed(count * sizeof(T), populate))), size_(count) {}
   ~ZeroedArray() { unmap_zeroed(data_, size_ * sizeof(T)); }
   ZeroedArray(ZeroedArray&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
@@ -43,6 +45,7 @@ class ZeroedArray {
   T& operator[](size_t i) { return data_[i]; }
   const T& operator[](size_t i) const { return data_[i]; }
   T* begin() { return data_; }
+  const T* begin() const { return data_; }
   T* end() { return data_ + size_; }
 
  private:

@@ -407,6 +407,50 @@ void test_dedup_cluster() {
 }
 
 
+// The packed trie (trie_view.h) and the file's own slots walk to the same words and entries.
+void test_packed_trie_walk() {
+  using simhash_zh::Dictionary;
+  simhash_zh::DictStatus status;
+  auto packed = Dictionary::from_file("dict/jieba.dict", &status);
+  auto wide = Dictionary::from_file("dict/jieba.dict", &status, false);
+  if (!packed || !wide) return;  // test_segmenter reports the missing dictionary
+  check(packed->packed_trie() != nullptr && wide->packed_trie() == nullptr, "jieba's trie is packed unless asked not to");
+  // Pieces of real text, cut at random: many walks that go part way into a word.
+  const std::string source =
+      "中华人民共和国成立于一九四九年，北京大学和清华大学都是著名的高等学府。我们中出了一个叛徒，"
+      "研究生命起源的科学家发现了新的证据。网球拍卖会在上海举行，abc123 和 T恤 都卖完了。"
+      "他说：“明天下雨的话，我们就不去长城了。”南京市长江大桥于一九六八年建成通车。";
+  std::vector<std::string> chars;
+  for (size_t i = 0, next; i < source.size(); i = next) {
+    next = i + simhash_zh::valid_utf8_length(static_cast<unsigned char>(source[i]));
+    chars.push_back(source.substr(i, next - i));
+  }
+  simhash_zh::Segmenter a(packed);
+  simhash_zh::Segmenter b(wide);
+  simhash_zh_test::Rng rng{20261207};
+  size_t mismatches = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t pieces = 1 + rng.next() % 12;
+    for (size_t k = 0; k < pieces; ++k) {
+      const size_t from = rng.next() % chars.size();
+      const size_t length = 1 + rng.next() % 8;
+      for (size_t c = from; c < from + length && c < chars.size(); ++c) text += chars[c];
+    }
+    const int flags = static_cast<int>(rng.next() % 3);
+    const int mode = flags == 0 ? 0 : flags == 1 ? simhash_zh::kSegmentHmm : simhash_zh::kSegmentLongest;
+    std::vector<int64_t> got[2];
+    simhash_zh::Segmenter* segs[2] = {&a, &b};
+    for (int k = 0; k < 2; ++k) {
+      segs[k]->segment(text, mode | simhash_zh::kSegmentEntries, [&](size_t start, size_t end, int32_t entry) {
+        got[k].push_back(static_cast<int64_t>(start) << 40 | static_cast<int64_t>(end) << 20 | (entry + 1));
+      });
+    }
+    if (got[0] != got[1]) ++mismatches;
+  }
+  check(mismatches == 0, "packed and wide tries give the same words and entries");
+}
+
 // Segmenter over the binary dictionary (dict/jieba.dict, built by `npm run build:dict`).
 void test_segmenter() {
   using simhash_zh::Dictionary;
@@ -665,6 +709,7 @@ int main() {
   test_index_format();
   test_dedup_cluster();
   test_segmenter();
+  test_packed_trie_walk();
   std::printf("core: %d passed, %d failed\n", simhash_zh_test::passed, simhash_zh_test::failed);
   return simhash_zh_test::failed == 0 ? 0 : 1;
 }
