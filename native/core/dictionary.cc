@@ -431,9 +431,6 @@ bool Dictionary::validate(DictStatus* status, bool pack_trie) {
   trie_ = reinterpret_cast<const TrieNode*>(p);
   if (trie_slots_ < 1 || trie_slots_ > 0x7fffffffu) return corrupt(status, "trie is empty");
   const int64_t base_limit = static_cast<int64_t>(trie_slots_) - alphabet_size_ - 1;
-  if (pack_trie && trie_slots_ <= PackedTrie::kMaxSlots && entry_count_ <= PackedTrie::kMaxEntries) {
-    packed_ = ZeroedArray<uint64_t>(trie_slots_, true);  // written whole below
-  }
   for (uint32_t t = 0; t < trie_slots_; t++) {
     const TrieNode& node = trie_[t];
     // Every base + id stays inside the array: the hot loops do not bounds-check.
@@ -451,7 +448,8 @@ bool Dictionary::validate(DictStatus* status, bool pack_trie) {
     }
   }
   // Every field is in range (checked just above).
-  if (!packed_.empty()) {
+  if (pack_trie && trie_slots_ <= PackedTrie::kMaxSlots && entry_count_ <= PackedTrie::kMaxEntries) {
+    packed_ = ZeroedArray<uint64_t>(trie_slots_, true);  // written whole just below
     uint64_t* packed = packed_.begin();
     for (uint32_t t = 0; t < trie_slots_; t++) packed[t] = PackedTrie::pack(trie_[t]);
   }

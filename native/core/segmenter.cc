@@ -6,7 +6,6 @@
 
 #include "char_class.h"
 #include "heap_bytes.h"
-#include "trie_view.h"
 
 namespace simhash_zh {
 namespace {
@@ -91,18 +90,20 @@ void Segmenter::refresh_lone(uint32_t c) {
 // Dictionary access (base + this segmenter's additions).
 
 int32_t Segmenter::lookup(size_t start, size_t end) const {
-  const TrieNode* trie = trie_;
-  int32_t s = 0;
-  size_t pos = start;
-  size_t next = pos;
-  while (pos < end) {
-    if (!trie_step(trie, s, char_id(decode(pos, &next)))) break;
-    pos = next;
-  }
-  if (pos == end && trie[s].entry >= 0) return trie[s].entry;
+  size_t next = start;
+  const int32_t found = with_trie([&](auto trie) {
+    int32_t s = 0;
+    size_t pos = start;
+    while (pos < end) {
+      if (!trie.step(s, char_id(decode(pos, &next)))) return -1;
+      pos = next;
+    }
+    return trie.entry(s);
+  });
+  if (found >= 0) return found;
   if (ov_child_.empty()) return -1;
   int32_t node = 0;
-  pos = start;
+  size_t pos = start;
   while (pos < end) {
     const uint32_t cp = decode(pos, &next);
     auto child = ov_child_.find(static_cast<uint64_t>(node) * kOverlayKey + cp);
@@ -115,8 +116,11 @@ int32_t Segmenter::lookup(size_t start, size_t end) const {
 
 // The entry of a one-character word, as lookup() would find it.
 int32_t Segmenter::single_entry(uint32_t cp) const {
-  int32_t s = 0;
-  if (trie_step(trie_, s, char_id(cp)) && trie_[s].entry >= 0) return trie_[s].entry;
+  const int32_t found = with_trie([&](auto trie) {
+    int32_t s = 0;
+    return trie.step(s, char_id(cp)) ? trie.entry(s) : -1;
+  });
+  if (found >= 0) return found;
   if (ov_child_.empty()) return -1;
   auto child = ov_child_.find(cp);  // node 0 * kOverlayKey + cp
   return child == ov_child_.end() ? -1 : ov_entry_[child->second];
@@ -211,11 +215,7 @@ bool Segmenter::decode_more(size_t k) {
     h++;
   }
   w_off[h] = pos;
-  if (packed_) {
-    first_steps(PackedTrie{packed_}, h);
-  } else {
-    first_steps(WideTrie{trie_}, h);
-  }
+  with_trie([&](auto trie) { first_steps(trie, h); });
   have_ = h;
   dec_pos_ = pos;
   return k < h;
@@ -273,7 +273,7 @@ void Segmenter::grow_window(size_t size) {
 }
 
 size_t Segmenter::block(size_t start, bool hmm, bool longest) {
-  return packed_ ? walk_block(PackedTrie{packed_}, start, hmm, longest) : walk_block(WideTrie{trie_}, start, hmm, longest);
+  return with_trie([&](auto trie) { return walk_block(trie, start, hmm, longest); });
 }
 
 template <class Trie>

@@ -20,6 +20,7 @@
 
 #include "dictionary.h"
 #include "hmm.h"
+#include "trie_view.h"
 #include "utf8.h"
 
 namespace simhash_zh {
@@ -135,6 +136,12 @@ class Segmenter {
   void grow_window(size_t size);
   void grow_edges();
   size_t block(size_t start, bool hmm, bool longest);
+  // Calls f with the view of the trie that every walk reads: the packed copy when the
+  // dictionary has one (trie_view.h), else the file's slots.
+  template <class F>
+  decltype(auto) with_trie(F&& f) const {
+    return packed_ ? f(PackedTrie{packed_}) : f(WideTrie{trie_});
+  }
   template <class Trie>
   size_t walk_block(Trie trie, size_t start, bool hmm, bool longest);
   template <class Trie>
