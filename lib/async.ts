@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FingerprintEngine } from './engine';
+import { joinTexts } from './joined-texts';
 import { requireNativeAddon } from './native';
 
 export interface NativeAsyncEngine extends FingerprintEngine {
@@ -13,39 +14,6 @@ export interface NativeAsyncEngine extends FingerprintEngine {
    */
   fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number,
     token: unknown): Promise<boolean>[];
-}
-
-/** Texts cross into native code joined, about this many UTF-16 units per string. */
-const JOINED_UNITS = 1 << 20;
-
-/**
- * The texts joined into strings of about JOINED_UNITS units, and each text's length: the
- * main thread then copies a few long strings (fast) rather than many short ones. A part holds
- * more than JOINED_UNITS units only when it is one text, so it is never longer than the
- * longest text (a string V8 already holds).
- */
-export function joinTexts(texts: readonly string[]): { parts: string[]; lengths: Uint32Array } {
-  const lengths = new Uint32Array(texts.length);
-  const parts: string[] = [];
-  let first = 0;
-  let units = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const length = texts[i]!.length;
-    lengths[i] = length;
-    if (units > 0 && units + length > JOINED_UNITS) {
-      parts.push(texts.slice(first, i).join(''));
-      first = i;
-      units = 0;
-    }
-    units += length;
-    if (units >= JOINED_UNITS) {
-      parts.push(texts.slice(first, i + 1).join(''));
-      first = i + 1;
-      units = 0;
-    }
-  }
-  if (first < texts.length) parts.push(texts.slice(first).join(''));
-  return { parts, lengths };
 }
 
 export function abortError(signal: AbortSignal): DOMException {

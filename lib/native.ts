@@ -3,10 +3,39 @@
 import * as path from 'node:path';
 import { SimHashError, invalidValue, listOf } from './errors';
 import type { NativeAsyncEngine } from './async';
-import type { Backend, Engine, FingerprintEngine } from './engine';
+import type { Backend, Engine, FingerprintEngine, PackedFeatures } from './engine';
+import { joinTexts } from './joined-texts';
 
-/** The addon's NativeSimHash: an engine with the native async batch call. */
-type NativeSimHash = NativeAsyncEngine;
+/** The addon's NativeSimHash: its batches take the texts joined (lib/joined-texts.ts). */
+interface NativeSimHash {
+  fingerprint(text: string): bigint;
+  fingerprintParts(parts: string[], lengths: Uint32Array, out: BigUint64Array): void;
+  fingerprintManyAsync: NativeAsyncEngine['fingerprintManyAsync'];
+  features(text: string): PackedFeatures;
+}
+
+/** The native engine: NativeSimHash, with fingerprintMany's texts joined for it. */
+class NativeFingerprinter implements NativeAsyncEngine {
+  constructor(readonly native: NativeSimHash) {}
+
+  fingerprint(text: string): bigint {
+    return this.native.fingerprint(text);
+  }
+
+  fingerprintMany(texts: readonly string[], out: BigUint64Array): void {
+    const { parts, lengths } = joinTexts(texts);
+    this.native.fingerprintParts(parts, lengths, out);
+  }
+
+  fingerprintManyAsync(parts: string[], lengths: Uint32Array, out: BigUint64Array, workers: number,
+    token: unknown): Promise<boolean>[] {
+    return this.native.fingerprintManyAsync(parts, lengths, out, workers, token);
+  }
+
+  features(text: string): PackedFeatures {
+    return this.native.features(text);
+  }
+}
 
 interface NativeAddon {
   NativeSimHash: new (preset: string, bits: number, config?: object) => NativeSimHash;
@@ -70,14 +99,14 @@ export const backend: Backend = defaultBackend();
 export const nativeEngine: Engine = {
   backend: 'native',
   createFingerprinter(config): FingerprintEngine {
-    return new (requireNativeAddon().NativeSimHash)(config.preset, config.bits);
+    return new NativeFingerprinter(new (requireNativeAddon().NativeSimHash)(config.preset, config.bits));
   },
   createPipeline(config): FingerprintEngine {
     const html = config.html === 'auto' ? 0 : config.html ? 1 : 2;
     const weighting = ['tfidf', 'tf', 'length', 'uniform'].indexOf(config.weighting);
     const features = ['mixed', 'words', 'chars'].indexOf(config.features);
     const sketch = ['minhash', 'simhash'].indexOf(config.sketch);
-    return new (requireNativeAddon().NativeSimHash)('default', config.bits, {
+    return new NativeFingerprinter(new (requireNativeAddon().NativeSimHash)('default', config.bits, {
       dictionary: config.dictionary,
       html,
       foldWidth: config.foldWidth,
@@ -91,7 +120,7 @@ export const nativeEngine: Engine = {
       useStopWords: config.useStopWords,
       stopWords: config.stopWords,
       userWords: config.userWords.map(([word, freq]) => [word, freq ?? -1]),
-    });
+    }));
   },
   hammingDistance(a, b) {
     return requireNativeAddon().hamming(a, b);

@@ -102,6 +102,19 @@ forEachBackend('SimHash', (backend) => {
     assert.equal(java.fingerprint(''), (1n << 64n) - 1n);
     assert.deepEqual(cpp.fingerprintMany([]), new BigUint64Array(0));
   });
+  it('fingerprintMany gives each text its fingerprint: empty texts, texts joined or on their own, pairs split across texts', function () {
+    // Short texts reach the native engine joined into parts, long ones on their own (lib/joined-texts.ts).
+    const simhash = new lib.SimHash({ bits: 128, backend });
+    const long = '长文本 long text '.repeat(70_000); // over 1M units: the native UTF-8 read
+    const batch = ['', '', '中文\ud83d', '\ude00尾', 'x'.repeat(255) + '\ud83d', '\ude00' + '文'.repeat(255), '',
+      long + '\ud800', '\udc00', '题目', ''];
+    const expected = BigUint64Array.from(batch.flatMap((t) => {
+      const fp = simhash.fingerprint(t);
+      return [fp & 0xffffffffffffffffn, fp >> 64n];
+    }));
+    assert.deepEqual(simhash.fingerprintMany(batch), expected);
+    assert.deepEqual(simhash.fingerprintMany(['', '']), new BigUint64Array(4));
+  });
   it('a 16 MB input is fingerprinted like its pieces predict', function () {
     const unit = '近似重复检测 SimHash 指纹。';
     const big = unit.repeat(Math.ceil((16 << 20) / Buffer.byteLength(unit)));
@@ -188,15 +201,22 @@ forEachBackend('fingerprintManyAsync', (backend) => {
     controller.abort();
     await assert.rejects(pending, { name: 'AbortError' });
   });
-  it('joins texts into parts that pass 1M units only as one text (never longer than a text V8 holds)', function () {
-    const { joinTexts } = require('../dist/async');
+  it('joins short texts into parts; a text of 256 units or more is a part of its own (never longer than a text V8 holds)', function () {
+    const { joinTexts } = require('../dist/joined-texts');
     const short = 'x'.repeat(10);
+    const below = 'w'.repeat(255);
+    const own = 'v'.repeat(256);
     const near = 'y'.repeat((1 << 20) - 5);
     const over = 'z'.repeat((1 << 20) + 3);
-    const batch = [short, near, short, over, short, short];
+    const batch = ['', short, below, own, short, near, short, over, short, '', short, ''];
     const { parts, lengths } = joinTexts(batch);
     assert.deepEqual(Array.from(lengths), batch.map((t) => t.length));
-    assert.deepEqual(parts, [short, near, short, over, short + short]);
+    assert.deepEqual(parts, [short + below, own, short, near, short, over, short + short]);
+    // Runs of short texts stop at 1M units.
+    const many = Array.from({ length: 5000 }, () => below);
+    const joined = joinTexts(many).parts;
+    assert.deepEqual(joined.map((p) => p.length), [4112 * 255, (5000 - 4112) * 255]);
+    assert.deepEqual(joinTexts([]), { parts: [], lengths: new Uint32Array(0) });
   });
   it('validates its arguments', async function () {
     await assert.rejects(simhash.fingerprintManyAsync('x'), TypeError);

@@ -42,6 +42,24 @@ nativeOnly('native glue: misuse of the addon functions', function () {
     assert.throws(() => engine.fingerprintMany(texts, out), { name: 'RangeError', message: 'out has the wrong length' });
   });
 
+  it('fingerprintParts: parts that do not match the lengths throw, a getter that detaches the output is caught', function () {
+    const native = new lib.SimHash({ backend: 'native' }).engine.native;
+    const mismatch = { name: 'TypeError', message: 'parts must be strings as long as the lengths say' };
+    const out = new BigUint64Array(2);
+    assert.throws(() => native.fingerprintParts(['abc'], new Uint32Array([1, 1]), out), mismatch);
+    assert.throws(() => native.fingerprintParts(['ab', 'c'], new Uint32Array([1, 1]), out), mismatch);
+    assert.throws(() => native.fingerprintParts(['ab'], new Uint32Array([1, 0xffffffff]), out), mismatch);
+    assert.throws(() => native.fingerprintParts([], new Uint32Array([0, 1]), out), mismatch);
+    assert.throws(() => native.fingerprintParts([1], new Uint32Array([1, 0]), out), mismatch);
+    assert.throws(() => native.fingerprintParts(['ab'], new Int32Array([1, 1]), out), { name: 'TypeError' });
+    assert.throws(() => native.fingerprintParts(['ab'], new Uint32Array([2]), out), { name: 'RangeError' });
+    native.fingerprintParts(['', 'ab', ''], new Uint32Array([0, 2]), out);
+    assert.deepEqual(out, BigUint64Array.of(0n, native.fingerprint('ab')));
+    const parts = ['中文', '文本'];
+    Object.defineProperty(parts, 1, { get: () => (detach(out), '文本') });
+    assert.throws(() => native.fingerprintParts(parts, new Uint32Array([2, 2]), out), { name: 'RangeError', message: 'out has the wrong length' });
+  });
+
   it('reads the segmenter output arrays at every call, so detached ones hold no words', function () {
     const native = new lib.Segmenter({ backend: 'native' }).engine.native;
     const ends = new Uint32Array(1024);

@@ -147,6 +147,93 @@ class FingerprintWorker : public Napi::AsyncWorker {
   bool out_of_memory_ = false;
 };
 
+// Texts joined into parts (lib/joined-texts.ts), cut apart by their lengths.
+constexpr char kPartsMismatch[] = "parts must be strings as long as the lengths say";
+
+// The UTF-16 length of a part; a part that is not a string is a TypeError.
+size_t part_length(Napi::Env env, napi_value part) {
+  size_t length = 0;
+  require(napi_get_value_string_utf16(env, part, nullptr, 0, &length) == napi_ok, env, kPartsMismatch);
+  return length;
+}
+
+// Copies a part of `length` units (part_length) to `to`, which has room for length + 1 (N-API
+// writes a terminator).
+void copy_part(Napi::Env env, napi_value part, char16_t* to, size_t length) {
+  size_t copied = 0;
+  require(napi_get_value_string_utf16(env, part, to, length + 1, &copied) == napi_ok && copied == length, env,
+          kPartsMismatch);
+}
+
+// The texts of fingerprintParts, read in order: each part when its first text is wanted.
+class PartReader {
+ public:
+  PartReader(Napi::Env env, Napi::Array parts, const std::vector<uint32_t>& lengths)
+      : env_(env), parts_(parts), part_count_(parts.Length()), lengths_(lengths) {}
+
+  size_t first = 0;  // text `index` of text() is text first + index of the batch
+
+  // Text first + index, as UTF-8 valid until the next call; texts come in order.
+  std::string_view text(size_t index) {
+    const size_t i = first + index;
+    while (i >= loaded_end_) load_part();
+    const uint32_t length = lengths_[i];
+    if (whole_) return whole_text_;
+    const size_t start = offset_;
+    offset_ += length;
+    return simhash_zh::utf16_to_utf8(units_.data() + start, length, utf8_);
+  }
+
+  // Checks that no part was left unread.
+  void finish() {
+    while (next_part_ < part_count_) load_part();
+  }
+
+ private:
+  // The next part: its texts are those from loaded_end_ whose lengths add up to its own. Past
+  // the last part, only texts of length 0 may be left.
+  void load_part() {
+    const size_t begin = loaded_end_;
+    whole_ = false;
+    offset_ = 0;
+    if (next_part_ == part_count_) {
+      require(begin < lengths_.size(), env_, kPartsMismatch);
+      for (size_t i = begin; i < lengths_.size(); ++i) require(lengths_[i] == 0, env_, kPartsMismatch);
+      loaded_end_ = lengths_.size();
+      whole_ = true;
+      whole_text_ = std::string_view();
+      return;
+    }
+    napi_value part = parts_.Get(next_part_++);
+    const size_t length = part_length(env_, part);
+    size_t at = 0;
+    size_t end = begin;
+    while (at < length && end < lengths_.size()) at += lengths_[end++];
+    require(at == length, env_, kPartsMismatch);
+    loaded_end_ = end;
+    if (end - begin == 1) {
+      whole_ = true;
+      whole_text_ = read_text(env_, part, buffer_);
+    } else if (length > 0) {
+      units_.resize(length + 1);  // + 1: N-API writes a terminator
+      copy_part(env_, part, units_.data(), length);
+    }
+  }
+
+  Napi::Env env_;
+  Napi::Array parts_;
+  const uint32_t part_count_;
+  const std::vector<uint32_t>& lengths_;
+  uint32_t next_part_ = 0;
+  size_t loaded_end_ = 0;  // the texts before it are in parts read
+  bool whole_ = false;     // the part read last is one text, whole_text_ (or texts of length 0)
+  std::string_view whole_text_;
+  std::u16string units_;   // otherwise its units
+  size_t offset_ = 0;      // where the next of its texts starts
+  std::string utf8_;
+  std::string buffer_;
+};
+
 Napi::TypedArrayOf<uint64_t> require_out(Napi::Env env, const Napi::Value& value, size_t length) {
   require(value.IsTypedArray() &&
               value.As<Napi::TypedArray>().TypedArrayType() == napi_biguint64_array,
@@ -217,7 +304,7 @@ class NativeSimHash : public TaggedWrap<NativeSimHash> {
     return DefineClass(
         env, "NativeSimHash",
         {InstanceMethod<&NativeSimHash::FingerprintOne>("fingerprint"),
-         InstanceMethod<&NativeSimHash::FingerprintMany>("fingerprintMany"),
+         InstanceMethod<&NativeSimHash::FingerprintParts>("fingerprintParts"),
          InstanceMethod<&NativeSimHash::FingerprintManyAsync>("fingerprintManyAsync"),
          InstanceMethod<&NativeSimHash::Features>("features")});
   }
@@ -268,39 +355,39 @@ class NativeSimHash : public TaggedWrap<NativeSimHash> {
     return to_bigint(env, fingerprint, engine_->bits());
   }
 
-  // fingerprintMany(texts: string[], out: BigUint64Array): one call per batch.
-  Napi::Value FingerprintMany(const Napi::CallbackInfo& info) {
+  // fingerprintParts(parts: string[], lengths: Uint32Array, out: BigUint64Array): one call per
+  // batch. The texts arrive as fingerprintManyAsync takes them (lib/joined-texts.ts): short ones
+  // joined into parts, so that a part of many texts costs two N-API calls instead of two per
+  // text, and each long one a part of its own, read as fingerprint() reads a text.
+  Napi::Value FingerprintParts(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    require(info.Length() >= 2 && info[0].IsArray(), env,
-            "fingerprintMany(texts: string[], out: BigUint64Array)");
-    struct Reader {
-      Napi::Env env;
-      Napi::Array texts;
-      uint32_t first;
-      std::string buffer;
-    } reader{env, info[0].As<Napi::Array>(), 0, {}};
-    const uint32_t count = reader.texts.Length();
-    auto out = require_out(env, info[1], static_cast<size_t>(count) * words());
+    require(info.Length() >= 3 && info[0].IsArray() && info[1].IsTypedArray(), env,
+            "fingerprintParts(parts: string[], lengths: Uint32Array, out: BigUint64Array)");
+    require(info[1].As<Napi::TypedArray>().TypedArrayType() == napi_uint32_array, env, "lengths must be a Uint32Array");
+    // Copied: reading the parts may run JS (a getter) that changes the lengths' memory.
+    const auto lengths_array = info[1].As<Napi::Uint32Array>();
+    const std::vector<uint32_t> lengths(lengths_array.Data(), lengths_array.Data() + lengths_array.ElementLength());
+    const size_t count = lengths.size();
+    require_out(env, info[2], count * words());
+    PartReader reader(env, info[0].As<Napi::Array>(), lengths);
     auto text_at = [](void* context, size_t index) -> std::string_view {
-      auto& r = *static_cast<Reader*>(context);
-      Napi::Value text = r.texts.Get(r.first + static_cast<uint32_t>(index));
-      require(text.IsString(), r.env, "every text must be a string");
-      return read_text(r.env, text, r.buffer);
+      return static_cast<PartReader*>(context)->text(index);
     };
-    constexpr uint32_t kChunk = 256;
+    constexpr size_t kChunk = 256;
     Fingerprint chunk[kChunk];
     guarded(env, kWhere, [&] {
-      for (uint32_t first = 0; first < count; first += kChunk) {
-        const uint32_t n = std::min(kChunk, count - first);
+      for (size_t first = 0; first < count; first += kChunk) {
+        const size_t n = std::min(kChunk, count - first);
         reader.first = first;
         engine_->fingerprint_batch(n, text_at, &reader, chunk);
-        // Read again after each chunk: reading the texts may run JS (a getter) that detaches it.
-        out = require_out(env, info[1], static_cast<size_t>(count) * words());
-        for (uint32_t k = 0; k < n; ++k) {
+        // Read again after each chunk: reading the parts may run JS (a getter) that detaches it.
+        auto out = require_out(env, info[2], count * words());
+        for (size_t k = 0; k < n; ++k) {
           out[(first + k) * words()] = chunk[k].lo;
           if (words() == 2) out[(first + k) * words() + 1] = chunk[k].hi;
         }
       }
+      reader.finish();
     });
     AccountMemory(env);
     return env.Undefined();
@@ -344,13 +431,12 @@ class NativeSimHash : public TaggedWrap<NativeSimHash> {
     size_t at = 0;
     for (uint32_t k = 0, n = parts.Length(); k < n; ++k) {
       napi_value part = parts.Get(k);
-      size_t length = 0;
-      require(napi_get_value_string_utf16(env, part, nullptr, 0, &length) == napi_ok && length <= total - at, env,
-              "parts must be strings as long as the lengths say");
-      napi_get_value_string_utf16(env, part, batch->units.data() + at, length + 1, &length);
+      const size_t length = part_length(env, part);
+      require(length <= total - at, env, kPartsMismatch);
+      copy_part(env, part, batch->units.data() + at, length);
       at += length;
     }
-    require(at == total, env, "parts must be strings as long as the lengths say");
+    require(at == total, env, kPartsMismatch);
     batch->units.resize(total);
     batch->results.resize(count * words());
     const size_t workers = std::min(static_cast<size_t>(workers_arg), std::max<size_t>(count, 1));

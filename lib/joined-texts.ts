@@ -1,0 +1,46 @@
+// How a batch of texts crosses into the native addon (fingerprintParts and fingerprintManyAsync):
+// short texts joined into a few long strings, cut apart again by their lengths. Reading a string
+// out of V8 costs two N-API calls whatever its length, so a batch of titles joined costs a few
+// calls instead of two per title (fingerprintMany of short texts 7-11% faster); a long text gains
+// nothing from joining and is a part of its own, not copied once more by the join.
+
+/** Joined parts hold about this many UTF-16 units. */
+const JOINED_UNITS = 1 << 20;
+/** A text this long or longer is a part of its own. */
+const OWN_PART_UNITS = 256;
+
+export interface JoinedTexts {
+  parts: string[];
+  /** Each text's length in UTF-16 units: the parts are the texts in order. */
+  lengths: Uint32Array;
+}
+
+/**
+ * The texts as parts: runs of short texts joined into strings of at most JOINED_UNITS units,
+ * and each text of OWN_PART_UNITS units or more on its own (so a part is never longer than the
+ * longest text, a string V8 already holds).
+ */
+export function joinTexts(texts: readonly string[]): JoinedTexts {
+  const lengths = new Uint32Array(texts.length);
+  const parts: string[] = [];
+  let first = 0; // the first text of the run being joined
+  let units = 0; // the run's length
+  const endRun = (end: number): void => {
+    if (end > first) parts.push(end === first + 1 ? texts[first]! : texts.slice(first, end).join(''));
+    first = end;
+    units = 0;
+  };
+  for (let i = 0; i < texts.length; i++) {
+    const length = texts[i]!.length;
+    lengths[i] = length;
+    if (length >= OWN_PART_UNITS) {
+      endRun(i);
+      endRun(i + 1);
+      continue;
+    }
+    if (units + length > JOINED_UNITS) endRun(i);
+    units += length;
+  }
+  endRun(texts.length);
+  return { parts, lengths };
+}
