@@ -1,8 +1,8 @@
 // How a batch of texts crosses into the native addon (fingerprintParts and fingerprintManyAsync):
 // short texts joined into a few long strings, cut apart again by their lengths. Reading a string
 // out of V8 costs two N-API calls whatever its length, so a batch of titles joined costs a few
-// calls instead of two per title (fingerprintMany of short texts 7-11% faster); a long text gains
-// nothing from joining and is a part of its own, not copied once more by the join.
+// calls instead of two per title (fingerprintMany of titles 10-16% faster, bench/NOTES.md). A
+// long text gains nothing from joining: it is a part of its own, not copied once more by a join.
 
 /** Joined parts hold about this many UTF-16 units. */
 const JOINED_UNITS = 1 << 20;
