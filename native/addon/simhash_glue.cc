@@ -364,18 +364,18 @@ class NativeSimHash : public TaggedWrap<NativeSimHash> {
     require(info.Length() >= 3 && info[0].IsArray() && info[1].IsTypedArray(), env,
             "fingerprintParts(parts: string[], lengths: Uint32Array, out: BigUint64Array)");
     require(info[1].As<Napi::TypedArray>().TypedArrayType() == napi_uint32_array, env, "lengths must be a Uint32Array");
-    // Copied: reading the parts may run JS (a getter) that changes the lengths' memory.
-    const auto lengths_array = info[1].As<Napi::Uint32Array>();
-    const std::vector<uint32_t> lengths(lengths_array.Data(), lengths_array.Data() + lengths_array.ElementLength());
-    const size_t count = lengths.size();
-    require_out(env, info[2], count * words());
-    PartReader reader(env, info[0].As<Napi::Array>(), lengths);
     auto text_at = [](void* context, size_t index) -> std::string_view {
       return static_cast<PartReader*>(context)->text(index);
     };
     constexpr size_t kChunk = 256;
     Fingerprint chunk[kChunk];
     guarded(env, kWhere, [&] {
+      // Copied: reading the parts may run JS (a getter) that changes the lengths' memory.
+      const auto lengths_array = info[1].As<Napi::Uint32Array>();
+      const std::vector<uint32_t> lengths(lengths_array.Data(), lengths_array.Data() + lengths_array.ElementLength());
+      const size_t count = lengths.size();
+      require_out(env, info[2], count * words());
+      PartReader reader(env, info[0].As<Napi::Array>(), lengths);
       for (size_t first = 0; first < count; first += kChunk) {
         const size_t n = std::min(kChunk, count - first);
         reader.first = first;
