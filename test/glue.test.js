@@ -55,6 +55,12 @@ nativeOnly('native glue: misuse of the addon functions', function () {
     assert.throws(() => native.fingerprintParts(['ab'], new Uint32Array([2]), out), { name: 'RangeError' });
     native.fingerprintParts(['', 'ab', ''], new Uint32Array([0, 2]), out);
     assert.deepEqual(out, BigUint64Array.of(0n, native.fingerprint('ab')));
+    // One text with texts of length 0 around it (read whole), and texts of length 0 after the last part.
+    const four = new BigUint64Array(4);
+    native.fingerprintParts(['ab'], new Uint32Array([0, 0, 2, 0]), four);
+    assert.deepEqual(four, BigUint64Array.of(0n, 0n, native.fingerprint('ab'), 0n));
+    native.fingerprintParts(['ab中c'], new Uint32Array([0, 2, 0, 2]), four);
+    assert.deepEqual(four, BigUint64Array.of(0n, native.fingerprint('ab'), 0n, native.fingerprint('中c')));
     const parts = ['中文', '文本'];
     Object.defineProperty(parts, 1, { get: () => (detach(out), '文本') });
     assert.throws(() => native.fingerprintParts(parts, new Uint32Array([2, 2]), out), { name: 'RangeError', message: 'out has the wrong length' });

@@ -178,7 +178,7 @@ class PartReader {
     const size_t i = first + index;
     while (i >= loaded_end_) load_part();
     const uint32_t length = lengths_[i];
-    if (whole_) return whole_text_;
+    if (whole_) return length == 0 ? std::string_view() : whole_text_;
     const size_t start = offset_;
     offset_ += length;
     return simhash_zh::utf16_to_utf8(units_.data() + start, length, utf8_);
@@ -208,10 +208,16 @@ class PartReader {
     const size_t length = part_length(env_, part);
     size_t at = 0;
     size_t end = begin;
-    while (at < length && end < lengths_.size()) at += lengths_[end++];
+    size_t nonempty = 0;
+    while (at < length && end < lengths_.size()) {
+      nonempty += lengths_[end] != 0;
+      at += lengths_[end++];
+    }
     require(at == length, env_, kPartsMismatch);
     loaded_end_ = end;
-    if (end - begin == 1) {
+    if (nonempty == 1) {
+      // One text (and maybe texts of length 0 before it): read as fingerprint() reads a text,
+      // a text over 1M units without a UTF-16 copy.
       whole_ = true;
       whole_text_ = read_text(env_, part, buffer_);
     } else if (length > 0) {
@@ -226,7 +232,7 @@ class PartReader {
   const std::vector<uint32_t>& lengths_;
   uint32_t next_part_ = 0;
   size_t loaded_end_ = 0;  // the texts before it are in parts read
-  bool whole_ = false;     // the part read last is one text, whole_text_ (or texts of length 0)
+  bool whole_ = false;     // the part read last is one text, whole_text_, and texts of length 0
   std::string_view whole_text_;
   std::u16string units_;   // otherwise its units
   size_t offset_ = 0;      // where the next of its texts starts
