@@ -118,6 +118,40 @@ async function main() {
   }
   results.paired = { pairs: PAIRS, ...paired };
 
+  // The event loop while one fingerprintManyAsync batch runs: the longest gap between the ticks
+  // of a 1 ms timer (median of 3 batches). The TS engine yields between slices of about 8 ms and
+  // never splits a text, so its gap is at least the longest document's time alone.
+  const longestGap = async (run) => {
+    let last = performance.now();
+    let gap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      if (now - last > gap) gap = now - last;
+      last = now;
+    }, 1);
+    try {
+      await run();
+    } finally {
+      clearInterval(timer);
+    }
+    return Math.max(gap, performance.now() - last);
+  };
+  const eventLoop = {};
+  if (engines.has('default')) {
+    const { native, js } = engines.get('default');
+    const longestDoc = docs.reduce((a, b) => (b.length > a.length ? b : a), '');
+    for (const [key, batch] of [['documents', docs], ['titles', titles]]) {
+      for (const [engine, simhash] of [['native', native], ['js', js]]) {
+        const gaps = [];
+        for (let i = 0; i < 3; i++) gaps.push(await longestGap(() => simhash.fingerprintManyAsync(batch)));
+        eventLoop[`${engine}:${key}`] = median(gaps);
+      }
+    }
+    eventLoop['js:longestDocument'] = median([0, 1, 2].map(() => once(() => js.fingerprint(longestDoc)) / 1e6));
+    eventLoop.longestDocumentChars = longestDoc.length;
+  }
+  results.eventLoop = eventLoop;
+
   // Rates are MiB/s here and in the JSON (bench/report.js shows MB/s).
   const mibPerSecond = (rate) => `${rate.toFixed(2)} MiB/s`;
   const jiebaRate = docBytes / MIB / best.get('jieba');
@@ -158,6 +192,10 @@ async function main() {
   console.log(table(rows, ['case', 'rate', 'ratio']));
   if (paired.nativeVsJieba !== null) {
     console.log(`\npaired (${PAIRS} alternations, median ratio): default native ${paired.nativeVsJieba.toFixed(2)}× jieba cut (mixed documents ${paired.mixedNativeVsJieba.toFixed(2)}×); default TS engine ${paired.jsVsSimhashJs.toFixed(2)}× simhash-js`);
+  }
+  if (eventLoop['native:documents'] !== undefined) {
+    const ms = (key) => `${eventLoop[key].toFixed(1)} ms`;
+    console.log(`\nevent loop during one fingerprintManyAsync batch (longest gap between the ticks of a 1 ms timer, median of 3 batches): native ${ms('native:documents')} (documents), ${ms('native:titles')} (titles); TS engine ${ms('js:documents')} (documents; its longest, ${eventLoop.longestDocumentChars.toLocaleString('en')} characters, takes ${ms('js:longestDocument')} alone), ${ms('js:titles')} (titles)`);
   }
   console.log('\ntargets (default pipeline): native ≥ 3× jieba cut; titles ≥ 300,000/s on one core; async ≥ 1.7× one core on 2 cores; TS ≥ 5× simhash-js');
   console.log(`reproduce: node bench/fingerprint.js${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`);

@@ -187,12 +187,14 @@ forEachBackend('fingerprintManyAsync', (backend) => {
     const big = Array.from({ length: 20 }, () => texts).flat();
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
+    let result;
     try {
-      await simhash.fingerprintManyAsync(big);
+      result = await simhash.fingerprintManyAsync(big);
     } finally {
       clearInterval(timer);
     }
     assert.ok(ticks >= 2, `timer fired ${ticks} times`);
+    assert.deepEqual(result, simhash.fingerprintMany(big));
   });
   it('rejects with AbortError when the signal aborts, before or during the work', async function () {
     await assert.rejects(simhash.fingerprintManyAsync(texts, { signal: AbortSignal.abort() }), { name: 'AbortError' });
