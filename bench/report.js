@@ -428,6 +428,13 @@ function fingerprintSection(fp) {
       `${sig(m.bytes / 1e6)} MB; no target): the default pipeline, native, ${sig(mb(m.defaultNativeMiBps))} MB/s against jieba \`cut\` ${sig(mb(m.jiebaMiBps))} MB/s, ` +
       `${times(m.defaultNativeVsJieba)}` + (m.pairedDefaultNativeVsJieba != null ? ` (paired ${times(m.pairedDefaultNativeVsJieba)}).` : '.'));
   }
+  const e = j.eventLoop;
+  if (e && e['native:documents'] != null) {
+    const ms = (v) => `${sig(v)} ms`;
+    lines.push('', 'The event loop during one `fingerprintManyAsync` batch (the longest gap between the ticks of a 1 ms timer, median of 3 batches; no target): ' +
+      `native ${ms(e['native:documents'])} over the documents and ${ms(e['native:titles'])} over the titles; the TS engine, which yields between slices of about 8 ms ` +
+      `and never splits a text, ${ms(e['js:documents'])} and ${ms(e['js:titles'])} (the longest document, ${num(e.longestDocumentChars)} characters, takes ${ms(e['js:longestDocument'])} alone).`);
+  }
   if (j.machine) lines.push('', `Machine as the benchmark saw it: ${j.machine}.`);
   return lines.join('\n');
 }

@@ -39,7 +39,7 @@ export async function nativeManyAsync(engine: NativeAsyncEngine, texts: readonly
 
 /** About this long (ms) of computing between two event-loop turns. */
 const SLICE_MS = 8;
-/** The clock is read after each run of about this much text (UTF-16 units), not after each text. */
+/** The clock is read once per run of about this much text (UTF-16 units), not once per text. */
 const RUN_UNITS = 1 << 13;
 
 /**
