@@ -11,8 +11,7 @@
 namespace simhash_zh {
 
 // `bytes` of zeros (at least one byte is reserved); `populate`: map every page now, for a table
-// that is about to be written whole (on Linux, 2 MB pages where the kernel gives them for a
-// table of 2 MB or more). Throws std::bad_alloc.
+// that is about to be written whole. Throws std::bad_alloc.
 void* map_zeroed(size_t bytes, bool populate);
 // Frees what map_zeroed(bytes, ...) returned (nullptr: nothing).
 void unmap_zeroed(void* memory, size_t bytes);
